@@ -1,0 +1,3 @@
+export * from './errors';
+export * from './eventStore';
+export * from './streams';

@@ -1,0 +1,19 @@
+/** Stream names are always `Category-<id>`; build and parse them here and nowhere else. */
+export const streamCategories = {
+  company: 'Company',
+  user: 'User',
+  emailReservation: 'UserEmail',
+  symbolReservation: 'CompanySymbol',
+} as const;
+
+export type StreamCategory = (typeof streamCategories)[keyof typeof streamCategories];
+
+export function streamName(category: StreamCategory, id: string): string {
+  return `${category}-${id}`;
+}
+
+export function parseStreamName(streamId: string): { category: string; id: string } {
+  const dash = streamId.indexOf('-');
+  if (dash < 0) return { category: streamId, id: '' };
+  return { category: streamId.slice(0, dash), id: streamId.slice(dash + 1) };
+}

@@ -1,0 +1,1 @@
+export { type EmbeddedPostgresServer, startEmbeddedPostgres } from './postgres/embeddedPostgres';
