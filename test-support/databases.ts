@@ -19,7 +19,7 @@ export function postgresServers(): PostgresServer[] {
 /** Creates an empty database with a unique name on the server and returns its URL. */
 export async function createDatabase(server?: PostgresServer): Promise<string> {
   const target = server ?? { name: 'embedded', adminUrl: inject('embeddedPostgresUrl') };
-  const name = `t_${randomUUID().replaceAll('-', '').slice(0, 20)}`;
+  const name = `${inject('testDatabasePrefix')}${randomUUID().replaceAll('-', '').slice(0, 16)}`;
   const admin = new pg.Client({ connectionString: target.adminUrl });
   await admin.connect();
   try {

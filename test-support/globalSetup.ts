@@ -1,23 +1,49 @@
+import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startEmbeddedPostgres } from '@issuer/eventstore/embedded';
+import pg from 'pg';
 import type { TestProject } from 'vitest/node';
 
-/** One embedded PostgreSQL for the whole run; each test file makes its own database on it. */
+/**
+ * One embedded PostgreSQL for the whole run; each test file makes its own databases on it (and on
+ * TEST_DATABASE_URL's server when set). Databases carry this run's prefix so teardown can drop
+ * the ones made on the shared server.
+ */
 export default async function setup(project: TestProject) {
   const dataDir = await mkdtemp(join(tmpdir(), 'issuer-test-pg-'));
   const port = 20000 + Math.floor(Math.random() * 20000);
   const server = await startEmbeddedPostgres({ dataDir, port, persistent: false });
+  const runPrefix = `t_${randomUUID().replaceAll('-', '').slice(0, 8)}_`;
   project.provide('embeddedPostgresUrl', server.url);
+  project.provide('testDatabasePrefix', runPrefix);
   return async () => {
     await server.stop();
     await rm(dataDir, { recursive: true, force: true });
+    if (process.env.TEST_DATABASE_URL)
+      await dropRunDatabases(process.env.TEST_DATABASE_URL, runPrefix);
   };
+}
+
+async function dropRunDatabases(adminUrl: string, prefix: string) {
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  try {
+    const { rows } = await admin.query<{ datname: string }>(
+      'SELECT datname FROM pg_database WHERE starts_with(datname, $1)',
+      [prefix],
+    );
+    for (const { datname } of rows)
+      await admin.query(`DROP DATABASE IF EXISTS ${datname} WITH (FORCE)`);
+  } finally {
+    await admin.end();
+  }
 }
 
 declare module 'vitest' {
   export interface ProvidedContext {
     embeddedPostgresUrl: string;
+    testDatabasePrefix: string;
   }
 }
