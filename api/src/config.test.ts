@@ -1,0 +1,61 @@
+import { mkdtemp, readFile, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { loadConfig } from './config';
+
+const strongSecret = 'k3J9x-Qp2LmZ8vW0rT5yB7nH1cF4gD6sA_eU';
+
+describe('configuration', () => {
+  it('refuses a weak TOKEN_SECRET, naming the variable but never its value', async () => {
+    const weak = 'password123password123password123';
+    const failure = loadConfig({ DATABASE_URL: 'postgres://x@localhost/db', TOKEN_SECRET: weak });
+    await expect(failure).rejects.toThrow(/TOKEN_SECRET is too weak/);
+    await expect(failure).rejects.not.toThrow(weak);
+  });
+
+  it('refuses to run against an external database without TOKEN_SECRET', async () => {
+    await expect(loadConfig({ DATABASE_URL: 'postgres://x@localhost/db' })).rejects.toThrow(
+      'TOKEN_SECRET is required when DATABASE_URL is set',
+    );
+  });
+
+  it('names the variable of any invalid setting', async () => {
+    await expect(loadConfig({ PORT: 'eighty' })).rejects.toThrow(/PORT/);
+    await expect(loadConfig({ EVENTSTORE_URL: 'http://esdb:2113' })).rejects.toThrow(
+      /EVENTSTORE_URL/,
+    );
+  });
+
+  it('accepts a strong secret with an external database', async () => {
+    const config = await loadConfig({
+      DATABASE_URL: 'postgres://x@localhost/db',
+      TOKEN_SECRET: strongSecret,
+    });
+    expect(new TextDecoder().decode(config.tokenSecret)).toBe(strongSecret);
+    expect(config.port).toBe(3000);
+  });
+
+  describe('on the embedded default', () => {
+    it('generates a secret once, keeps it in the data folder and reuses it', async () => {
+      const dataDir = await mkdtemp(join(tmpdir(), 'issuer-config-'));
+      const first = await loadConfig({ DATA_DIR: dataDir });
+      const second = await loadConfig({ DATA_DIR: dataDir });
+      expect(first.tokenSecret.length).toBeGreaterThanOrEqual(48);
+      expect(second.tokenSecret).toEqual(first.tokenSecret);
+      const file = join(dataDir, 'token-secret');
+      expect((await readFile(file, 'utf8')).trim()).toBe(
+        new TextDecoder().decode(first.tokenSecret),
+      );
+      expect((await stat(file)).mode & 0o777).toBe(0o600);
+    });
+  });
+
+  it('background processes need no token secret', async () => {
+    const config = await loadConfig(
+      { DATABASE_URL: 'postgres://x@localhost/db' },
+      { serves: 'background' },
+    );
+    expect(config.tokenSecret.length).toBe(0);
+  });
+});

@@ -1,0 +1,135 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { z } from 'zod';
+
+/**
+ * Every setting comes from the environment and is validated once at start. Outside the embedded
+ * default (that is, with DATABASE_URL set) a missing or weak TOKEN_SECRET stops the process with a
+ * message naming the variable, never its value.
+ */
+const environmentSchema = z.object({
+  PORT: z.coerce.number().int().min(1).max(65535).default(3000),
+  DATA_DIR: z.string().min(1).default('./data'),
+  DATABASE_URL: z.string().url().optional(),
+  EMBEDDED_POSTGRES_PORT: z.coerce.number().int().min(1024).max(65535).default(54329),
+  EVENTSTORE_URL: z
+    .string()
+    .regex(/^(esdb|esdb\+discover|kurrentdb|kurrentdb\+discover):\/\//, 'must be an esdb:// URL')
+    .optional(),
+  KAFKA_BROKERS: z.string().optional(),
+  TOKEN_SECRET: z.string().optional(),
+  TOKEN_ISSUER: z.string().min(1).default('issuer-portal'),
+  TOKEN_AUDIENCE: z.string().min(1).default('issuer-portal-api'),
+  TOKEN_LIFETIME_SECONDS: z.coerce.number().int().min(60).max(604_800).default(43_200),
+  READ_YOUR_WRITES_TIMEOUT_MS: z.coerce.number().int().min(0).max(30_000).default(2_000),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  OPERATOR_EMAIL: z.string().email().optional(),
+  OPERATOR_PASSWORD: z.string().min(8).optional(),
+});
+
+export type Environment = z.infer<typeof environmentSchema>;
+
+export interface Config {
+  port: number;
+  dataDir: string;
+  /** undefined: start the embedded PostgreSQL under dataDir. */
+  databaseUrl: string | undefined;
+  embeddedPostgresPort: number;
+  eventStoreUrl: string | undefined;
+  kafkaBrokers: string[] | undefined;
+  tokenSecret: Uint8Array;
+  tokenIssuer: string;
+  tokenAudience: string;
+  tokenLifetimeSeconds: number;
+  readYourWritesTimeoutMs: number;
+  logLevel: Environment['LOG_LEVEL'];
+  operator: { email: string; password: string } | undefined;
+}
+
+export class ConfigError extends Error {
+  override readonly name = 'ConfigError';
+}
+
+const MIN_SECRET_LENGTH = 32;
+
+/** A secret is weak when short or built from few distinct characters ("aaaa…", "12121212…"). */
+export function isWeakSecret(secret: string): boolean {
+  return secret.length < MIN_SECRET_LENGTH || new Set(secret).size < 12;
+}
+
+/**
+ * `serves: 'api'` also resolves the token secret; background processes (projectors, rebuild) do
+ * not sign tokens and do not need one.
+ */
+export async function loadConfig(
+  env: NodeJS.ProcessEnv = process.env,
+  { serves }: { serves: 'api' | 'background' } = { serves: 'api' },
+): Promise<Config> {
+  const parsed = environmentSchema.safeParse(env);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map(
+      (issue) => `${issue.path.join('.')}: ${issue.message}`,
+    );
+    throw new ConfigError(`Invalid configuration: ${problems.join('; ')}`);
+  }
+  const e = parsed.data;
+  const dataDir = resolve(e.DATA_DIR);
+  if ((e.OPERATOR_EMAIL === undefined) !== (e.OPERATOR_PASSWORD === undefined)) {
+    throw new ConfigError('OPERATOR_EMAIL and OPERATOR_PASSWORD must be set together');
+  }
+  return {
+    port: e.PORT,
+    dataDir,
+    databaseUrl: e.DATABASE_URL,
+    embeddedPostgresPort: e.EMBEDDED_POSTGRES_PORT,
+    eventStoreUrl: e.EVENTSTORE_URL,
+    kafkaBrokers: e.KAFKA_BROKERS?.split(',')
+      .map((broker) => broker.trim())
+      .filter(Boolean),
+    tokenSecret:
+      serves === 'api'
+        ? new TextEncoder().encode(await tokenSecret(e.TOKEN_SECRET, e.DATABASE_URL, dataDir))
+        : new Uint8Array(),
+    tokenIssuer: e.TOKEN_ISSUER,
+    tokenAudience: e.TOKEN_AUDIENCE,
+    tokenLifetimeSeconds: e.TOKEN_LIFETIME_SECONDS,
+    readYourWritesTimeoutMs: e.READ_YOUR_WRITES_TIMEOUT_MS,
+    logLevel: e.LOG_LEVEL,
+    operator:
+      e.OPERATOR_EMAIL && e.OPERATOR_PASSWORD
+        ? { email: e.OPERATOR_EMAIL, password: e.OPERATOR_PASSWORD }
+        : undefined,
+  };
+}
+
+async function tokenSecret(
+  fromEnv: string | undefined,
+  databaseUrl: string | undefined,
+  dataDir: string,
+): Promise<string> {
+  if (fromEnv !== undefined) {
+    if (isWeakSecret(fromEnv)) {
+      throw new ConfigError(
+        `TOKEN_SECRET is too weak: use at least ${MIN_SECRET_LENGTH} random characters (e.g. openssl rand -base64 48)`,
+      );
+    }
+    return fromEnv;
+  }
+  if (databaseUrl !== undefined) {
+    throw new ConfigError('TOKEN_SECRET is required when DATABASE_URL is set');
+  }
+  return embeddedSecret(dataDir);
+}
+
+/** The embedded default generates its secret once and keeps it beside the data. */
+async function embeddedSecret(dataDir: string): Promise<string> {
+  const file = join(dataDir, 'token-secret');
+  if (existsSync(file)) return (await readFile(file, 'utf8')).trim();
+  await mkdir(dataDir, { recursive: true });
+  const secret = randomBytes(48).toString('base64url');
+  await writeFile(file, `${secret}\n`, { mode: 0o600 });
+  await chmod(file, 0o600);
+  return secret;
+}
