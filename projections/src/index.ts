@@ -1,1 +1,2 @@
 export type { Projection } from './projection';
+export * from './runner';

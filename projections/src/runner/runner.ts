@@ -1,0 +1,155 @@
+import type { AllSubscription, EventStore } from '@issuer/events';
+import type { Pool } from 'pg';
+import type { Logger } from 'pino';
+import type { Projection } from '../projection';
+import { DEFAULT_RETRY_DELAYS_MS } from './applyBatch';
+import { CheckpointTracker } from './checkpointTracker';
+import { runProjector } from './projector';
+import { coalescingReader, ReadAhead } from './reader';
+import { migrateProjections } from './schema';
+import { type ProjectionsStatus, readProjectionStatus } from './status';
+import type { ReadModelWaiter } from './waiter';
+import { sleep, WakeSignal } from './wakeSignal';
+
+export interface ProjectorRunnerOptions {
+  store: EventStore;
+  /** The read-model database (checkpoints and failures live there too). */
+  pool: Pool;
+  projections: readonly Projection[];
+  logger: Logger;
+  /** Events per read and per transaction while catching up. Default 1000. */
+  batchSize?: number;
+  /** Waits before each retry of a failing event. Default 50, 200, 800 ms. */
+  retryDelaysMs?: readonly number[];
+  /** Re-poll while idle even without a wake. Default 1000 ms. */
+  idlePollMs?: number;
+  /** Pause after a database or store error. Default 1000 ms. */
+  errorBackoffMs?: number;
+  /**
+   * pg_notify each checkpoint for waiters in other processes. Default true; an all-in-one
+   * process can turn it off, since its own waiter is told directly.
+   */
+  notifyCheckpoints?: boolean;
+  /** Wake on new events through `store.subscribeToAll` (otherwise only wakes and polls). Default true. */
+  subscribeToNewEvents?: boolean;
+}
+
+/**
+ * Runs one loop per projection. Live events wake the loops through a store subscription and
+ * through `wake()`; in-process waiters are told of every commit directly.
+ */
+export class ProjectorRunner {
+  readonly #options: ProjectorRunnerOptions;
+  readonly #wake = new WakeSignal();
+  readonly #stopping = new AbortController();
+  readonly #tracker: CheckpointTracker;
+  #loops: Promise<void>[] = [];
+  #subscription: AllSubscription | undefined;
+
+  /** Read-your-writes for code in this process; nudges the loops when a wait starts. */
+  readonly readModelWaiter: ReadModelWaiter = {
+    waitFor: (position, timeoutMs) => {
+      if (this.#tracker.isCaughtUp(position)) return Promise.resolve(true);
+      this.wake();
+      return this.#tracker.waitFor(position, timeoutMs);
+    },
+  };
+
+  constructor(options: ProjectorRunnerOptions) {
+    this.#options = options;
+    this.#tracker = new CheckpointTracker(options.projections.map((projection) => projection.name));
+  }
+
+  start(): this {
+    if (this.#loops.length > 0) throw new Error('ProjectorRunner already started');
+    const readBatch = coalescingReader(this.#options.store);
+    this.#loops = this.#options.projections.map((projection) =>
+      runProjector(this.#loopOptions(projection, new ReadAhead(readBatch, this.#batchSize()))),
+    );
+    if (this.#options.subscribeToNewEvents ?? true) this.#loops.push(this.#wakeOnNewEvents());
+    this.#options.logger.info(
+      { projections: this.#options.projections.map((projection) => projection.name) },
+      'projectors started',
+    );
+    return this;
+  }
+
+  /** Ask every loop to look for new events now (e.g. right after an append in this process). */
+  wake(): void {
+    this.#wake.wake();
+  }
+
+  /** Lets the current batches finish (or roll back during a retry pause), then returns. */
+  async stop(): Promise<void> {
+    this.#stopping.abort();
+    this.#wake.wake();
+    await this.#subscription?.close().catch(() => {});
+    await Promise.all(this.#loops);
+    this.#tracker.cancelAll();
+    this.#options.logger.info('projectors stopped');
+  }
+
+  status(): Promise<ProjectionsStatus> {
+    const { store, pool, projections } = this.#options;
+    return readProjectionStatus({
+      store,
+      pool,
+      names: projections.map((projection) => projection.name),
+    });
+  }
+
+  #batchSize(): number {
+    return this.#options.batchSize ?? 1000;
+  }
+
+  #loopOptions(projection: Projection, readAhead: ReadAhead) {
+    const options = this.#options;
+    return {
+      target: {
+        pool: options.pool,
+        projection,
+        handles: new Set(projection.handles),
+        logger: options.logger.child({ projection: projection.name }),
+        retryDelaysMs: options.retryDelaysMs ?? DEFAULT_RETRY_DELAYS_MS,
+        notify: options.notifyCheckpoints ?? true,
+        abort: this.#stopping.signal,
+      },
+      readAhead,
+      wake: this.#wake,
+      idlePollMs: options.idlePollMs ?? 1000,
+      errorBackoffMs: options.errorBackoffMs ?? 1000,
+      onCheckpoint: (name: string, position: bigint) => this.#tracker.advance(name, position),
+    };
+  }
+
+  /** Only a wake-up source: the loops read the events themselves, in batches. */
+  async #wakeOnNewEvents(): Promise<void> {
+    const { store, logger } = this.#options;
+    const abort = this.#stopping.signal;
+    while (!abort.aborted) {
+      try {
+        const head = await store.headPosition();
+        if (abort.aborted) break;
+        this.#subscription = store.subscribeToAll({ after: head });
+        this.#wake.wake();
+        for await (const _event of this.#subscription) {
+          if (abort.aborted) break;
+          this.#wake.wake();
+        }
+        if (abort.aborted) break;
+        logger.warn('new-event subscription ended; resubscribing after a pause');
+        await sleep(this.#options.errorBackoffMs ?? 1000, abort);
+      } catch (error) {
+        if (abort.aborted) break;
+        logger.warn({ err: error }, 'new-event subscription failed; resubscribing after a pause');
+        await sleep(this.#options.errorBackoffMs ?? 1000, abort);
+      }
+    }
+  }
+}
+
+/** Migrates the runner's and the read models' tables, then starts the projectors. */
+export async function startProjectors(options: ProjectorRunnerOptions): Promise<ProjectorRunner> {
+  await migrateProjections(options.pool, options.projections);
+  return new ProjectorRunner(options).start();
+}

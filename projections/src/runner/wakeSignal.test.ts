@@ -1,0 +1,23 @@
+import { describe, expect, it } from 'vitest';
+import { WakeSignal } from './wakeSignal';
+
+describe('a wake signal', () => {
+  it('does not lose a wake that came between a read and the wait', async () => {
+    const signal = new WakeSignal();
+    const seen = signal.generation;
+    signal.wake();
+    const started = performance.now();
+    await signal.waitForWake(seen, 5_000);
+    expect(performance.now() - started).toBeLessThan(100);
+  });
+
+  it('resumes a sleeping loop on wake, and after the timeout otherwise', async () => {
+    const signal = new WakeSignal();
+    const woken = signal.waitForWake(signal.generation, 5_000);
+    signal.wake();
+    await woken;
+    const started = performance.now();
+    await signal.waitForWake(signal.generation, 30);
+    expect(performance.now() - started).toBeGreaterThanOrEqual(25);
+  });
+});

@@ -1,0 +1,47 @@
+/**
+ * A wake-up signal for loops that sleep between polls. Waiters pass the generation they saw
+ * before their last read, so a wake that arrives between that read and the wait is not lost.
+ */
+export class WakeSignal {
+  #generation = 0;
+  #sleepers = new Set<() => void>();
+
+  get generation(): number {
+    return this.#generation;
+  }
+
+  wake(): void {
+    this.#generation += 1;
+    const sleepers = [...this.#sleepers];
+    this.#sleepers.clear();
+    for (const resume of sleepers) resume();
+  }
+
+  /** Resolves on the next wake after `seenGeneration`, or after `timeoutMs`. */
+  waitForWake(seenGeneration: number, timeoutMs: number): Promise<void> {
+    if (this.#generation !== seenGeneration) return Promise.resolve();
+    return new Promise((resolve) => {
+      const resume = () => {
+        clearTimeout(timer);
+        this.#sleepers.delete(resume);
+        resolve();
+      };
+      const timer = setTimeout(resume, timeoutMs);
+      this.#sleepers.add(resume);
+    });
+  }
+}
+
+/** A timer sleep that ends early when `abort` fires (so `stop()` never waits out a backoff). */
+export function sleep(ms: number, abort?: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (abort?.aborted) return resolve();
+    const done = () => {
+      clearTimeout(timer);
+      abort?.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    abort?.addEventListener('abort', done, { once: true });
+  });
+}
