@@ -1,1 +1,2 @@
+export { EventStoreDbEventStore } from './eventstoredb/eventStoreDbEventStore';
 export { type EmbeddedPostgresServer, startEmbeddedPostgres } from './postgres/embeddedPostgres';
