@@ -1,3 +1,5 @@
+export * from './companies/events';
 export * from './errors';
 export * from './eventStore';
 export * from './streams';
+export * from './users/events';

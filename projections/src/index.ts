@@ -1,2 +1,3 @@
 export type { Projection } from './projection';
 export * from './runner';
+export * from './readModels';

@@ -1,0 +1,101 @@
+import { conflict, notFound, type UserEvent, type UserSettings } from '@issuer/events';
+import type { User } from './user';
+
+export type RegisterUser = {
+  type: 'RegisterUser';
+  data: {
+    userId: string;
+    companyId: string;
+    email: string;
+    displayName: string;
+    passwordHash: string;
+    roles: readonly string[];
+    now: Date;
+  };
+};
+export type UpdateUserSettings = {
+  type: 'UpdateUserSettings';
+  data: { settings: UserSettings; shortcuts: readonly string[] };
+};
+/** The caller has already proven the current password; the new one arrives hashed. */
+export type ChangePassword = {
+  type: 'ChangePassword';
+  data: { passwordHash: string; now: Date };
+};
+export type SignOut = { type: 'SignOut'; data: { tokenId: string; expiresAt: Date } };
+
+export type UserCommand = RegisterUser | UpdateUserSettings | ChangePassword | SignOut;
+
+type Active = Extract<User, { status: 'active' }>;
+
+export function decideUser(command: UserCommand, state: User): UserEvent[] {
+  if (command.type === 'RegisterUser') return registerUser(command, state);
+  if (state.status === 'unregistered') throw notFound('User');
+  switch (command.type) {
+    case 'UpdateUserSettings':
+      return updateSettings(command, state);
+    case 'ChangePassword':
+      return changePassword(command, state);
+    case 'SignOut':
+      return signOut(command, state);
+    default: {
+      const _exhaustive: never = command;
+      return [];
+    }
+  }
+}
+
+function registerUser({ data }: RegisterUser, state: User): UserEvent[] {
+  if (state.status !== 'unregistered') throw conflict('This user is already registered');
+  const { userId, companyId, email, displayName, passwordHash, roles, now } = data;
+  return [
+    {
+      type: 'UserRegistered',
+      data: {
+        userId,
+        companyId,
+        email,
+        displayName,
+        passwordHash,
+        roles: [...roles],
+        registeredAt: now.toISOString(),
+      },
+    },
+  ];
+}
+
+function updateSettings({ data }: UpdateUserSettings, state: Active): UserEvent[] {
+  return [
+    {
+      type: 'UserSettingsUpdated',
+      data: { userId: state.userId, settings: data.settings, shortcuts: [...data.shortcuts] },
+    },
+  ];
+}
+
+function changePassword({ data }: ChangePassword, state: Active): UserEvent[] {
+  return [
+    {
+      type: 'UserPasswordChanged',
+      data: {
+        userId: state.userId,
+        passwordHash: data.passwordHash,
+        passwordVersion: state.passwordVersion + 1,
+        changedAt: data.now.toISOString(),
+      },
+    },
+  ];
+}
+
+function signOut({ data }: SignOut, state: Active): UserEvent[] {
+  return [
+    {
+      type: 'UserSignedOut',
+      data: {
+        userId: state.userId,
+        tokenId: data.tokenId,
+        expiresAt: data.expiresAt.toISOString(),
+      },
+    },
+  ];
+}

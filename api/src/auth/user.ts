@@ -1,0 +1,54 @@
+import type { UserEvent, UserSettings } from '@issuer/events';
+
+export type User =
+  | { status: 'unregistered' }
+  | {
+      status: 'active';
+      userId: string;
+      companyId: string;
+      email: string;
+      displayName: string;
+      roles: readonly string[];
+      passwordHash: string;
+      /** Tokens issued under an older version are rejected. */
+      passwordVersion: number;
+      settings: UserSettings;
+      shortcuts: readonly string[];
+    };
+
+export const initialUser = (): User => ({ status: 'unregistered' });
+
+export function evolveUser(state: User, event: UserEvent): User {
+  if (event.type === 'UserRegistered') {
+    const { userId, companyId, email, displayName, roles, passwordHash } = event.data;
+    return {
+      status: 'active',
+      userId,
+      companyId,
+      email,
+      displayName,
+      roles,
+      passwordHash,
+      passwordVersion: 0,
+      settings: {},
+      shortcuts: [],
+    };
+  }
+  if (state.status === 'unregistered') return state;
+  switch (event.type) {
+    case 'UserSettingsUpdated':
+      return { ...state, settings: event.data.settings, shortcuts: event.data.shortcuts };
+    case 'UserPasswordChanged':
+      return {
+        ...state,
+        passwordHash: event.data.passwordHash,
+        passwordVersion: event.data.passwordVersion,
+      };
+    case 'UserSignedOut':
+      return state;
+    default: {
+      const _exhaustive: never = event;
+      return state;
+    }
+  }
+}

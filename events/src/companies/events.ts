@@ -1,0 +1,141 @@
+import { z } from 'zod';
+
+/**
+ * Events of the Company stream (`Company-<companyId>`) and of the symbol reservation stream
+ * (`CompanySymbol-<SYMBOL>`). Names and fields are stable forever: add optional fields, never
+ * rename. Every event's metadata also carries the company id.
+ */
+
+export const companySymbolPattern = /^[A-Z0-9]{2,10}$/;
+
+export const companyRegisteredData = z.object({
+  companyId: z.string(),
+  name: z.string(),
+  symbol: z.string(),
+  registeredBy: z.string(),
+  registeredAt: z.string(),
+});
+
+export const companyProfileUpdatedData = z.object({
+  companyId: z.string(),
+  name: z.string(),
+  avatar: z.string().nullable(),
+});
+
+export const companyVerifiedData = z.object({
+  companyId: z.string(),
+  verifiedBy: z.string(),
+  verifiedAt: z.string(),
+});
+
+export const issuerStatusGrantedData = z.object({
+  companyId: z.string(),
+  grantedBy: z.string(),
+  grantedAt: z.string(),
+});
+
+export const issuerStatusRevokedData = z.object({
+  companyId: z.string(),
+  revokedBy: z.string(),
+  revokedAt: z.string(),
+});
+
+export const paymentTerminalRegisteredData = z.object({
+  companyId: z.string(),
+  terminalId: z.string(),
+  name: z.string(),
+  deviceId: z.string(),
+});
+
+export const paymentTerminalRenamedData = z.object({
+  companyId: z.string(),
+  terminalId: z.string(),
+  name: z.string(),
+});
+
+export const paymentTerminalRemovedData = z.object({
+  companyId: z.string(),
+  terminalId: z.string(),
+});
+
+export const symbolReservedData = z.object({ symbol: z.string(), companyId: z.string() });
+export const symbolReleasedData = z.object({ symbol: z.string(), companyId: z.string() });
+
+export type CompanyRegistered = {
+  type: 'CompanyRegistered';
+  data: z.infer<typeof companyRegisteredData>;
+};
+export type CompanyProfileUpdated = {
+  type: 'CompanyProfileUpdated';
+  data: z.infer<typeof companyProfileUpdatedData>;
+};
+export type CompanyVerified = {
+  type: 'CompanyVerified';
+  data: z.infer<typeof companyVerifiedData>;
+};
+export type IssuerStatusGranted = {
+  type: 'IssuerStatusGranted';
+  data: z.infer<typeof issuerStatusGrantedData>;
+};
+export type IssuerStatusRevoked = {
+  type: 'IssuerStatusRevoked';
+  data: z.infer<typeof issuerStatusRevokedData>;
+};
+export type PaymentTerminalRegistered = {
+  type: 'PaymentTerminalRegistered';
+  data: z.infer<typeof paymentTerminalRegisteredData>;
+};
+export type PaymentTerminalRenamed = {
+  type: 'PaymentTerminalRenamed';
+  data: z.infer<typeof paymentTerminalRenamedData>;
+};
+export type PaymentTerminalRemoved = {
+  type: 'PaymentTerminalRemoved';
+  data: z.infer<typeof paymentTerminalRemovedData>;
+};
+
+export type CompanyEvent =
+  | CompanyRegistered
+  | CompanyProfileUpdated
+  | CompanyVerified
+  | IssuerStatusGranted
+  | IssuerStatusRevoked
+  | PaymentTerminalRegistered
+  | PaymentTerminalRenamed
+  | PaymentTerminalRemoved;
+
+export type SymbolReserved = { type: 'SymbolReserved'; data: z.infer<typeof symbolReservedData> };
+export type SymbolReleased = { type: 'SymbolReleased'; data: z.infer<typeof symbolReleasedData> };
+export type SymbolReservationEvent = SymbolReserved | SymbolReleased;
+
+export const companyEventSchemas = {
+  CompanyRegistered: companyRegisteredData,
+  CompanyProfileUpdated: companyProfileUpdatedData,
+  CompanyVerified: companyVerifiedData,
+  IssuerStatusGranted: issuerStatusGrantedData,
+  IssuerStatusRevoked: issuerStatusRevokedData,
+  PaymentTerminalRegistered: paymentTerminalRegisteredData,
+  PaymentTerminalRenamed: paymentTerminalRenamedData,
+  PaymentTerminalRemoved: paymentTerminalRemovedData,
+} as const satisfies Record<CompanyEvent['type'], z.ZodType>;
+
+export const symbolReservationEventSchemas = {
+  SymbolReserved: symbolReservedData,
+  SymbolReleased: symbolReleasedData,
+} as const satisfies Record<SymbolReservationEvent['type'], z.ZodType>;
+
+export const companyEventTypes = Object.keys(companyEventSchemas) as CompanyEvent['type'][];
+
+/** Narrows a stored event to a company event by its type; undefined for any other type. */
+export function asCompanyEvent(event: { type: string; data: unknown }): CompanyEvent | undefined {
+  return Object.hasOwn(companyEventSchemas, event.type) ? (event as CompanyEvent) : undefined;
+}
+
+export function asSymbolReservationEvent(event: {
+  type: string;
+  data: unknown;
+}): SymbolReservationEvent | undefined {
+  return Object.hasOwn(symbolReservationEventSchemas, event.type)
+    ? (event as SymbolReservationEvent)
+    : undefined;
+}

@@ -1,0 +1,94 @@
+import type { Pool, PoolClient } from 'pg';
+import { type CompanyRow, companyColumns, toCompanyRow } from './companiesProjection';
+
+type Queryable = Pool | PoolClient;
+
+export interface CompanyProfile extends CompanyRow {
+  fiatBalanceCents: bigint;
+  currency: string;
+}
+
+type StoredProfile = Parameters<typeof toCompanyRow>[0] & {
+  fiat_balance_cents: string;
+  currency: string;
+};
+
+/** The company of the verified token; undefined until the read model has it. */
+export async function getCompanyProfile(
+  db: Queryable,
+  companyId: string,
+): Promise<CompanyProfile | undefined> {
+  const { rows } = await db.query<StoredProfile>(
+    `SELECT ${companyColumns}, fiat_balance_cents, currency FROM companies WHERE company_id = $1`,
+    [companyId],
+  );
+  const stored = rows[0];
+  if (!stored) return undefined;
+  return {
+    ...toCompanyRow(stored),
+    fiatBalanceCents: BigInt(stored.fiat_balance_cents),
+    currency: stored.currency,
+  };
+}
+
+export const companySortFields = {
+  id: 'company_id',
+  name: 'lower(name)',
+  symbol: 'symbol',
+  verified: 'verified',
+  isIssuer: 'is_issuer',
+  registeredAt: 'registered_at',
+} as const;
+
+export type CompanySortField = keyof typeof companySortFields;
+
+export interface CompanyListQuery {
+  sort: { field: CompanySortField; order: 'ASC' | 'DESC' };
+  /** Inclusive, zero-based, as react-admin sends it. */
+  range: { start: number; end: number };
+  filter: { q?: string; verified?: boolean; isIssuer?: boolean; excludeCompanyId?: string };
+}
+
+export interface CompanyList {
+  rows: CompanyProfile[];
+  total: number;
+}
+
+export async function listCompanies(db: Queryable, query: CompanyListQuery): Promise<CompanyList> {
+  const { where, params } = companyFilter(query.filter);
+  const orderBy = `${companySortFields[query.sort.field]} ${query.sort.order}, company_id ASC`;
+  const limit = query.range.end - query.range.start + 1;
+  const [page, count] = await Promise.all([
+    db.query<StoredProfile>(
+      `SELECT ${companyColumns}, fiat_balance_cents, currency FROM companies ${where}
+       ORDER BY ${orderBy} LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
+      [...params, Math.max(0, limit), Math.max(0, query.range.start)],
+    ),
+    db.query<{ total: string }>(`SELECT count(*) AS total FROM companies ${where}`, params),
+  ]);
+  return {
+    rows: page.rows.map((stored) => ({
+      ...toCompanyRow(stored),
+      fiatBalanceCents: BigInt(stored.fiat_balance_cents),
+      currency: stored.currency,
+    })),
+    total: Number(count.rows[0]?.total ?? 0),
+  };
+}
+
+function companyFilter(filter: CompanyListQuery['filter']): { where: string; params: unknown[] } {
+  const conditions: string[] = [];
+  const params: unknown[] = [];
+  const add = (condition: (placeholder: string) => string, value: unknown) => {
+    params.push(value);
+    conditions.push(condition(`$${params.length}`));
+  };
+  if (filter.q) {
+    const pattern = `%${filter.q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    add((p) => `(name ILIKE ${p} OR symbol ILIKE ${p})`, pattern);
+  }
+  if (filter.verified !== undefined) add((p) => `verified = ${p}`, filter.verified);
+  if (filter.isIssuer !== undefined) add((p) => `is_issuer = ${p}`, filter.isIssuer);
+  if (filter.excludeCompanyId) add((p) => `company_id <> ${p}`, filter.excludeCompanyId);
+  return { where: conditions.length ? `WHERE ${conditions.join(' AND ')}` : '', params };
+}

@@ -1,0 +1,92 @@
+import type { RecordedEvent } from '@issuer/events';
+import { asUserEvent } from '@issuer/events';
+import type { Pool, PoolClient } from 'pg';
+import type { Projection } from '../../projection';
+
+type Queryable = Pool | PoolClient;
+
+const migration = `
+CREATE TABLE IF NOT EXISTS revoked_tokens (
+  token_id text PRIMARY KEY,
+  user_id text NOT NULL,
+  company_id text NOT NULL,
+  expires_at timestamptz NOT NULL,
+  position bigint NOT NULL
+);
+`;
+
+export interface RevokedToken {
+  tokenId: string;
+  userId: string;
+  companyId: string;
+  expiresAt: string;
+  position: bigint;
+}
+
+/**
+ * Signed-out tokens. The logout command also writes its row synchronously with the same
+ * statement (`recordRevokedTokens`), so a revoked token is refused at once even while this
+ * projection lags; whichever write comes second changes nothing.
+ */
+export const revokedTokensProjection: Projection = {
+  name: 'revoked_tokens',
+  handles: ['UserSignedOut'],
+  tables: ['revoked_tokens'],
+  async migrate(client) {
+    await client.query(migration);
+  },
+  async apply(events, client) {
+    await recordRevokedTokens(client, events.flatMap(revokedTokenOf));
+  },
+};
+
+function revokedTokenOf(recorded: RecordedEvent): RevokedToken[] {
+  const event = asUserEvent(recorded);
+  if (event?.type !== 'UserSignedOut') return [];
+  const { tokenId, userId, expiresAt } = event.data;
+  return [
+    {
+      tokenId,
+      userId,
+      companyId: recorded.metadata.companyId,
+      expiresAt,
+      position: recorded.position,
+    },
+  ];
+}
+
+export async function recordRevokedTokens(
+  db: Queryable,
+  tokens: readonly RevokedToken[],
+): Promise<void> {
+  if (tokens.length === 0) return;
+  const records = tokens.map((token) => ({ ...token, position: token.position.toString() }));
+  await db.query(
+    `INSERT INTO revoked_tokens AS t (token_id, user_id, company_id, expires_at, position)
+     SELECT "tokenId", "userId", "companyId", "expiresAt", position
+       FROM jsonb_to_recordset($1::jsonb) AS r(
+         "tokenId" text, "userId" text, "companyId" text, "expiresAt" timestamptz, position bigint)
+     ON CONFLICT (token_id) DO UPDATE SET position = GREATEST(t.position, EXCLUDED.position)`,
+    [JSON.stringify(records)],
+  );
+}
+
+export interface TokenStanding {
+  revoked: boolean;
+  /** The user's current password version; 0 when the read model has no row for them yet. */
+  passwordVersion: number;
+}
+
+/** One round trip per authenticated request: is this token signed out, and is it too old? */
+export async function getTokenStanding(
+  db: Queryable,
+  ids: { userId: string; tokenId: string },
+): Promise<TokenStanding> {
+  const { rows } = await db.query<{ revoked: boolean; password_version: number | null }>(
+    `SELECT EXISTS (SELECT 1 FROM revoked_tokens WHERE token_id = $2) AS revoked,
+            (SELECT password_version FROM users WHERE user_id = $1) AS password_version`,
+    [ids.userId, ids.tokenId],
+  );
+  const row = rows[0];
+  return { revoked: row?.revoked ?? false, passwordVersion: row?.password_version ?? 0 };
+}
