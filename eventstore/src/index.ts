@@ -1,2 +1,7 @@
 export { EventStoreDbEventStore } from './eventstoredb/eventStoreDbEventStore';
 export { type EmbeddedPostgresServer, startEmbeddedPostgres } from './postgres/embeddedPostgres';
+export {
+  DuplicateEventIdError,
+  PostgresEventStore,
+  type PostgresEventStoreOptions,
+} from './postgres/postgresEventStore';

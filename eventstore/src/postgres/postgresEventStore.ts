@@ -1,0 +1,468 @@
+import {
+  type AllSubscription,
+  type AppendResult,
+  type EventMetadata,
+  type EventStore,
+  type ExpectedRevision,
+  type NewEvent,
+  type ReadAllOptions,
+  type ReadStreamOptions,
+  type RecordedEvent,
+  type SubscribeToAllOptions,
+  WrongExpectedRevisionError,
+} from '@issuer/events';
+import pg from 'pg';
+import {
+  EVENT_ID_CONSTRAINT,
+  EXPECTED_ANY,
+  EXPECTED_NO_STREAM,
+  EXPECTED_STREAM_EXISTS,
+  MAX_EVENTS_PER_TRANSACTION,
+  migrateEventStoreSchema,
+  RETRY_IN_NEW_TRANSACTION_SQLSTATE,
+  VISIBLE_HORIZON,
+  WRONG_EXPECTED_REVISION_SQLSTATE,
+} from './postgresSchema';
+
+export interface PostgresEventStoreOptions {
+  /**
+   * Test hook: when set, an append runs `BEGIN; SELECT es_append(…); <hook>; COMMIT` on one
+   * connection, so a test can hold the transaction open after the insert (the gap test sleeps).
+   */
+  insideTransaction?: (client: pg.PoolClient) => Promise<void>;
+  /** A subscription with nothing new re-reads at least this often, notification or not (ms). */
+  pollIntervalMs?: number;
+  /** Events per read of a catching-up subscription. */
+  subscriptionBatchSize?: number;
+}
+
+/** An event id that is already stored elsewhere: event ids are unique across the whole store. */
+export class DuplicateEventIdError extends Error {
+  override readonly name = 'DuplicateEventIdError';
+  constructor(
+    readonly streamId: string,
+    detail: string,
+  ) {
+    super(`Stream ${streamId}: an event id of this append is already stored elsewhere (${detail})`);
+  }
+}
+
+const NOTIFY_CHANNEL = 'es_appended';
+const DEFAULT_MAX_COUNT = 1000;
+const MAX_APPEND_ATTEMPTS = 10;
+/** Re-poll delays while a committed event is known but still behind the visibility horizon. */
+const FIRST_REPOLL_MS = 1;
+const LAST_REPOLL_MS = 50;
+
+const EVENT_COLUMNS = `position::text AS position, stream_id, revision::text AS revision,
+  event_id::text AS event_id, type, data, metadata, recorded_at`;
+
+interface EventRow {
+  position: string;
+  stream_id: string;
+  revision: string;
+  event_id: string;
+  type: string;
+  data: unknown;
+  metadata: EventMetadata;
+  recorded_at: Date | string;
+}
+
+interface AppendRow {
+  next_revision: string;
+  end_position: string;
+  written: boolean;
+}
+
+/**
+ * Event store on PostgreSQL. Global positions are transaction-id ordered and readers stop at the
+ * visibility horizon, so a reader never skips an event whose transaction commits late (see
+ * postgresSchema.ts). Construct it from a pool (the caller keeps ownership) or a connection
+ * string (the store owns its pool and ends it on close).
+ */
+export class PostgresEventStore implements EventStore {
+  private readonly pool: pg.Pool;
+  private readonly ownsPool: boolean;
+  private readonly signal: AppendSignal;
+  private readonly subscriptions = new Set<PostgresAllSubscription>();
+  private schemaReady: Promise<void> | undefined;
+
+  constructor(
+    poolOrConnectionString: pg.Pool | string,
+    private readonly options: PostgresEventStoreOptions = {},
+  ) {
+    this.ownsPool = typeof poolOrConnectionString === 'string';
+    this.pool =
+      typeof poolOrConnectionString === 'string'
+        ? new pg.Pool({ connectionString: poolOrConnectionString })
+        : poolOrConnectionString;
+    this.signal = new AppendSignal(this.pool.options);
+  }
+
+  /** Creates or upgrades the schema (idempotent, safe when several processes start at once). */
+  migrate(): Promise<void> {
+    if (!this.schemaReady) {
+      this.schemaReady = migrateEventStoreSchema(this.pool).catch((error: unknown) => {
+        this.schemaReady = undefined;
+        throw error;
+      });
+    }
+    return this.schemaReady;
+  }
+
+  async appendToStream(
+    streamId: string,
+    events: readonly NewEvent[],
+    options: { expectedRevision: ExpectedRevision },
+  ): Promise<AppendResult> {
+    if (events.length === 0 || events.length > MAX_EVENTS_PER_TRANSACTION) {
+      throw new RangeError(`An append takes 1 to ${MAX_EVENTS_PER_TRANSACTION} events`);
+    }
+    await this.migrate();
+    const values = [streamId, encodeExpected(options.expectedRevision), serializeEvents(events)];
+    const row = await this.appendWithRetry(values).catch((error: unknown) => {
+      throw translateAppendError(error, streamId, options.expectedRevision);
+    });
+    const result = {
+      nextExpectedRevision: BigInt(row.next_revision),
+      position: BigInt(row.end_position),
+    };
+    if (row.written) this.signal.appended(result.position);
+    return result;
+  }
+
+  async readStream(streamId: string, options: ReadStreamOptions = {}): Promise<RecordedEvent[]> {
+    await this.migrate();
+    const { rows } = await this.pool.query<EventRow>(
+      `SELECT ${EVENT_COLUMNS} FROM es_events
+        WHERE stream_id = $1 AND revision BETWEEN $2 AND $3
+          AND recorded_at <= coalesce($4::timestamptz, 'infinity')
+        ORDER BY revision`,
+      [
+        streamId,
+        String(options.fromRevision ?? 0n),
+        String(options.toRevision ?? 2n ** 63n - 1n),
+        options.recordedUntil ?? null,
+      ],
+    );
+    return rows.map(toRecordedEvent);
+  }
+
+  async readAll(options: ReadAllOptions = {}): Promise<RecordedEvent[]> {
+    const maxCount = options.maxCount ?? DEFAULT_MAX_COUNT;
+    if (!Number.isInteger(maxCount) || maxCount < 1) {
+      throw new RangeError('maxCount must be a positive integer');
+    }
+    await this.migrate();
+    const { rows } = await this.pool.query<EventRow>(
+      `SELECT ${EVENT_COLUMNS} FROM es_events
+        WHERE position > $1 AND position < ${VISIBLE_HORIZON}
+        ORDER BY position LIMIT $2`,
+      [String(options.after ?? -1n), maxCount],
+    );
+    return rows.map(toRecordedEvent);
+  }
+
+  subscribeToAll(options: SubscribeToAllOptions = {}): AllSubscription {
+    const subscription = new PostgresAllSubscription(
+      options.after ?? -1n,
+      {
+        readAll: (readOptions) => this.readAll(readOptions),
+        signal: this.signal,
+        pollIntervalMs: this.options.pollIntervalMs ?? 500,
+        batchSize: this.options.subscriptionBatchSize ?? DEFAULT_MAX_COUNT,
+      },
+      () => this.subscriptions.delete(subscription),
+    );
+    this.subscriptions.add(subscription);
+    return subscription;
+  }
+
+  async headPosition(): Promise<bigint | undefined> {
+    await this.migrate();
+    const { rows } = await this.pool.query<{ head: string | null }>(
+      `SELECT max(position)::text AS head FROM es_events WHERE position < ${VISIBLE_HORIZON}`,
+    );
+    const head = rows[0]?.head;
+    return head == null ? undefined : BigInt(head);
+  }
+
+  async close(): Promise<void> {
+    await Promise.all([...this.subscriptions].map((subscription) => subscription.close()));
+    await this.signal.close();
+    if (this.ownsPool) await this.pool.end();
+  }
+
+  /** A transaction whose xid is older than the stream's last append is retried with a new one. */
+  private async appendWithRetry(values: readonly unknown[]): Promise<AppendRow> {
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        return await this.appendOnce(values);
+      } catch (error) {
+        const retry =
+          error instanceof pg.DatabaseError &&
+          error.code === RETRY_IN_NEW_TRANSACTION_SQLSTATE &&
+          attempt < MAX_APPEND_ATTEMPTS;
+        if (!retry) throw error;
+      }
+    }
+  }
+
+  private async appendOnce(values: readonly unknown[]): Promise<AppendRow> {
+    const query = {
+      name: 'es_append',
+      text: 'SELECT next_revision::text, end_position::text, written FROM es_append($1, $2, $3)',
+      values: [...values],
+    };
+    const hook = this.options.insideTransaction;
+    if (!hook) return firstRow((await this.pool.query<AppendRow>(query)).rows);
+    return inTransaction(this.pool, async (client) => {
+      const row = firstRow((await client.query<AppendRow>(query)).rows);
+      await hook(client);
+      return row;
+    });
+  }
+}
+
+async function inTransaction<T>(
+  pool: pg.Pool,
+  work: (client: pg.PoolClient) => Promise<T>,
+): Promise<T> {
+  const client = await pool.connect();
+  try {
+    await client.query('BEGIN');
+    const result = await work(client);
+    await client.query('COMMIT');
+    client.release();
+    return result;
+  } catch (error) {
+    const rolledBack = await client.query('ROLLBACK').then(
+      () => true,
+      () => false,
+    );
+    client.release(rolledBack ? undefined : true);
+    throw error;
+  }
+}
+
+function firstRow<T>(rows: T[]): T {
+  const [row] = rows;
+  if (!row) throw new Error('es_append returned no row');
+  return row;
+}
+
+function encodeExpected(expected: ExpectedRevision): string {
+  if (expected === 'no_stream') return String(EXPECTED_NO_STREAM);
+  if (expected === 'any') return String(EXPECTED_ANY);
+  if (expected === 'stream_exists') return String(EXPECTED_STREAM_EXISTS);
+  if (expected < 0n) throw new RangeError(`Expected revision must be >= 0, got ${expected}`);
+  return String(expected);
+}
+
+function serializeEvents(events: readonly NewEvent[]): string {
+  return JSON.stringify(
+    events.map(({ id, type, data, metadata }) => ({ id, type, data: data ?? null, metadata })),
+  );
+}
+
+function translateAppendError(
+  error: unknown,
+  streamId: string,
+  expected: ExpectedRevision,
+): unknown {
+  if (!(error instanceof pg.DatabaseError)) return error;
+  if (error.code === WRONG_EXPECTED_REVISION_SQLSTATE) {
+    const actual = BigInt(error.detail ?? '-1');
+    return new WrongExpectedRevisionError(streamId, expected, actual < 0n ? undefined : actual);
+  }
+  if (error.code === '23505' && error.constraint === EVENT_ID_CONSTRAINT) {
+    return new DuplicateEventIdError(streamId, error.detail ?? 'duplicate event id');
+  }
+  return error;
+}
+
+function toRecordedEvent(row: EventRow): RecordedEvent {
+  return {
+    id: row.event_id,
+    type: row.type,
+    data: row.data,
+    metadata: row.metadata,
+    streamId: row.stream_id,
+    revision: BigInt(row.revision),
+    position: BigInt(row.position),
+    recordedAt: row.recorded_at instanceof Date ? row.recorded_at : new Date(row.recorded_at),
+  };
+}
+
+/**
+ * Tells subscriptions that events were committed. Appends in this process wake local
+ * subscriptions at once; other processes learn of them through NOTIFY on one dedicated
+ * connection per store, which also LISTENs while subscriptions exist.
+ *
+ * The NOTIFY is sent after the append commits, not inside its transaction: PostgreSQL serializes
+ * the commits of all notifying transactions (a database-wide lock held until commit), which
+ * halved append throughput with 16 writers. Notifications are coalesced, one in flight at a
+ * time. They only shorten latency: subscriptions also poll, so a lost one delays, never loses.
+ */
+class AppendSignal {
+  /** Highest position known to be committed (it may still be behind the visibility horizon). */
+  latestCommitted = -1n;
+  private readonly waiters = new Set<() => void>();
+  private client: Promise<pg.Client> | undefined;
+  private listening = false;
+  private pendingNotify: bigint | undefined;
+  private notifying = false;
+  private closed = false;
+
+  constructor(private readonly clientConfig: pg.ClientConfig) {}
+
+  appended(position: bigint): void {
+    this.committed(position);
+    this.pendingNotify = position;
+    if (!this.notifying) void this.flushNotifications();
+  }
+
+  /** Resolves on the next commit signal, or after `timeoutMs`. Starts listening if needed. */
+  async nextSignal(timeoutMs: number): Promise<void> {
+    void this.listen();
+    await new Promise<void>((resolve) => {
+      const wake = () => {
+        clearTimeout(timer);
+        this.waiters.delete(wake);
+        resolve();
+      };
+      const timer = setTimeout(wake, timeoutMs);
+      this.waiters.add(wake);
+    });
+  }
+
+  wakeAll(): void {
+    for (const wake of [...this.waiters]) wake();
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    this.wakeAll();
+    const client = await this.client?.catch(() => undefined);
+    this.client = undefined;
+    await client?.end().catch(() => undefined);
+  }
+
+  private committed(position: bigint): void {
+    if (position > this.latestCommitted) this.latestCommitted = position;
+    this.wakeAll();
+  }
+
+  private async flushNotifications(): Promise<void> {
+    this.notifying = true;
+    try {
+      while (this.pendingNotify !== undefined && !this.closed) {
+        const position = this.pendingNotify;
+        this.pendingNotify = undefined;
+        const client = await this.connection();
+        await client.query('SELECT pg_notify($1, $2)', [NOTIFY_CHANNEL, String(position)]);
+      }
+    } catch {
+      // Best effort: other processes' subscriptions still poll. The broken connection was dropped.
+      this.pendingNotify = undefined;
+    } finally {
+      this.notifying = false;
+    }
+  }
+
+  private async listen(): Promise<void> {
+    if (this.listening || this.closed) return;
+    this.listening = true;
+    try {
+      const client = await this.connection();
+      await client.query(`LISTEN ${NOTIFY_CHANNEL}`);
+    } catch {
+      this.listening = false; // retried on the next wait; polling covers the gap
+    }
+  }
+
+  private connection(): Promise<pg.Client> {
+    if (!this.client) {
+      this.client = this.connect();
+      this.client.catch(() => this.dropConnection());
+    }
+    return this.client;
+  }
+
+  private async connect(): Promise<pg.Client> {
+    const client = new pg.Client(this.clientConfig);
+    client.on('notification', ({ payload }) => {
+      if (payload) this.committed(BigInt(payload));
+    });
+    client.on('error', () => this.dropConnection());
+    client.on('end', () => this.dropConnection());
+    await client.connect();
+    return client;
+  }
+
+  private dropConnection(): void {
+    this.client = undefined;
+    this.listening = false;
+  }
+}
+
+interface SubscriptionSource {
+  readAll(options: ReadAllOptions): Promise<RecordedEvent[]>;
+  signal: AppendSignal;
+  pollIntervalMs: number;
+  batchSize: number;
+}
+
+/** Catch-up then live: reads pages up to the horizon, then waits for a commit signal or a poll. */
+class PostgresAllSubscription implements AllSubscription {
+  private closed = false;
+  private started = false;
+
+  constructor(
+    private checkpoint: bigint,
+    private readonly source: SubscriptionSource,
+    private readonly onClose: () => void,
+  ) {}
+
+  [Symbol.asyncIterator](): AsyncIterator<RecordedEvent> {
+    if (this.started) throw new Error('A subscription can be iterated only once');
+    this.started = true;
+    return this.events();
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    this.onClose();
+    this.source.signal.wakeAll();
+  }
+
+  private async *events(): AsyncGenerator<RecordedEvent> {
+    let repollMs = FIRST_REPOLL_MS;
+    try {
+      while (!this.closed) {
+        const page = await this.source.readAll({
+          after: this.checkpoint,
+          maxCount: this.source.batchSize,
+        });
+        for (const event of page) {
+          if (this.closed) return;
+          yield event;
+          this.checkpoint = event.position;
+        }
+        if (page.length === this.source.batchSize) continue;
+        if (this.source.signal.latestCommitted > this.checkpoint) {
+          // Committed but still behind the horizon (an older transaction is open): re-read soon.
+          await sleep(repollMs);
+          repollMs = Math.min(repollMs * 2, LAST_REPOLL_MS);
+          continue;
+        }
+        repollMs = FIRST_REPOLL_MS;
+        if (!this.closed) await this.source.signal.nextSignal(this.source.pollIntervalMs);
+      }
+    } finally {
+      await this.close();
+    }
+  }
+}
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));

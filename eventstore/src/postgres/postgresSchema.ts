@@ -1,0 +1,214 @@
+import type pg from 'pg';
+
+/**
+ * Schema of the PostgreSQL event store. Migrations are numbered and applied once each, in order,
+ * under an advisory lock so that two processes starting at once do not race on the DDL.
+ *
+ * Global order: an event's `position` is `(xid of its transaction << 20) + ordinal`, so positions
+ * follow transaction ids rather than the order in which rows were inserted. Readers only read
+ * below the visibility horizon, see `VISIBLE_HORIZON`.
+ */
+
+/** Bits of `position` that number the events of one transaction (up to 2^20 per transaction). */
+export const ORDINAL_BITS = 20;
+export const MAX_EVENTS_PER_TRANSACTION = 2 ** ORDINAL_BITS;
+
+/**
+ * Smallest position a reader must not read yet. Every transaction that can still commit has an
+ * xid >= xmin of the reader's snapshot (all xids below xmin have finished), so it can only write
+ * positions >= xmin << 20. Reading strictly below that bound therefore never returns an event
+ * before one that could still appear with a smaller position: a reader never skips an event.
+ * Caveat: xmin is cluster-wide, so a long-running write transaction anywhere on the server
+ * (any database) holds the bound back and delays reads until it ends; it never loses events.
+ */
+export const VISIBLE_HORIZON = `(pg_snapshot_xmin(pg_current_snapshot())::text::bigint << ${ORDINAL_BITS})`;
+
+/** SQLSTATE raised by `es_append` when the expected revision does not hold; DETAIL = actual revision (-1: no stream). */
+export const WRONG_EXPECTED_REVISION_SQLSTATE = 'ES409';
+/** SQLSTATE raised when this transaction's xid is older than the stream's last append; retried in a new transaction. */
+export const RETRY_IN_NEW_TRANSACTION_SQLSTATE = '40001';
+export const EVENT_ID_CONSTRAINT = 'es_events_event_id_key';
+
+/** Encoding of ExpectedRevision for `es_append` (the numbers EventStoreDB uses). */
+export const EXPECTED_NO_STREAM = -1n;
+export const EXPECTED_ANY = -2n;
+export const EXPECTED_STREAM_EXISTS = -4n;
+
+const createTables = `
+CREATE TABLE es_streams (
+  stream_id text PRIMARY KEY,
+  revision bigint NOT NULL,
+  last_position bigint NOT NULL
+);
+
+CREATE TABLE es_events (
+  position bigint PRIMARY KEY,
+  transaction_id xid8 NOT NULL DEFAULT pg_current_xact_id(),
+  stream_id text NOT NULL,
+  revision bigint NOT NULL,
+  event_id uuid NOT NULL,
+  type text NOT NULL,
+  data jsonb NOT NULL,
+  metadata jsonb NOT NULL,
+  recorded_at timestamptz NOT NULL,
+  CONSTRAINT ${EVENT_ID_CONSTRAINT} UNIQUE (event_id),
+  CONSTRAINT es_events_stream_revision_key UNIQUE (stream_id, revision)
+);
+`;
+
+/**
+ * One round trip per append. Expected-revision and idempotency rules follow EventStoreDB's
+ * IndexWriter.CheckCommit:
+ * - exact revision or no_stream (-1) below the current revision: the batch is a repeat when its ids
+ *   are exactly the events stored right after the expected revision; otherwise the revision is wrong;
+ * - any / stream_exists on an existing stream: all ids stored in this stream is a repeat, none is
+ *   a normal append, some is an error (EventStoreDB's CorruptedIdempotency, reported as a wrong
+ *   expected revision);
+ * - a repeat writes nothing and returns the stored revision and position of the batch's last event.
+ */
+const createAppendFunction = `
+CREATE OR REPLACE FUNCTION es_append(
+  p_stream_id text,
+  p_expected bigint,
+  p_events jsonb,
+  OUT next_revision bigint,
+  OUT end_position bigint,
+  OUT written boolean
+) LANGUAGE plpgsql AS $fn$
+DECLARE
+  v_count bigint := jsonb_array_length(p_events);
+  v_current bigint;
+  v_last_position bigint;
+  v_stored bigint;
+  v_xid_base bigint;
+  v_base bigint;
+BEGIN
+  IF v_count = 0 OR v_count > ${MAX_EVENTS_PER_TRANSACTION} THEN
+    RAISE EXCEPTION 'an append takes 1 to % events, got %', ${MAX_EVENTS_PER_TRANSACTION}, v_count
+      USING ERRCODE = 'invalid_parameter_value';
+  END IF;
+
+  -- Lock the stream row first: concurrent appends to one stream queue here.
+  SELECT s.revision, s.last_position INTO v_current, v_last_position
+    FROM es_streams s WHERE s.stream_id = p_stream_id FOR UPDATE;
+  IF NOT FOUND THEN
+    IF p_expected NOT IN (-1, -2) THEN
+      RAISE EXCEPTION 'wrong expected revision for stream %', p_stream_id
+        USING ERRCODE = '${WRONG_EXPECTED_REVISION_SQLSTATE}', DETAIL = '-1';
+    END IF;
+    INSERT INTO es_streams (stream_id, revision, last_position) VALUES (p_stream_id, -1, -1)
+      ON CONFLICT (stream_id) DO NOTHING;
+    IF FOUND THEN
+      v_current := -1;
+      v_last_position := -1;
+    ELSE -- a concurrent append created the stream first: queue behind it
+      SELECT s.revision, s.last_position INTO v_current, v_last_position
+        FROM es_streams s WHERE s.stream_id = p_stream_id FOR UPDATE;
+    END IF;
+  END IF;
+
+  IF p_expected >= -1 AND p_expected <> v_current THEN
+    IF p_expected < v_current THEN
+      SELECT e.revision, e.position INTO next_revision, end_position
+        FROM es_events e
+       WHERE e.stream_id = p_stream_id AND e.revision = p_expected + v_count
+         AND ARRAY(SELECT (x->>'id')::uuid FROM jsonb_array_elements(p_events) x)
+           = ARRAY(SELECT s.event_id FROM es_events s
+                    WHERE s.stream_id = p_stream_id
+                      AND s.revision BETWEEN p_expected + 1 AND p_expected + v_count
+                    ORDER BY s.revision);
+      IF FOUND THEN
+        written := false;
+        RETURN;
+      END IF;
+    END IF;
+    RAISE EXCEPTION 'wrong expected revision for stream %', p_stream_id
+      USING ERRCODE = '${WRONG_EXPECTED_REVISION_SQLSTATE}', DETAIL = v_current::text;
+  END IF;
+
+  IF p_expected IN (-2, -4) AND v_current >= 0 THEN
+    SELECT count(*), (array_agg(e.revision ORDER BY x.ord DESC))[1], (array_agg(e.position ORDER BY x.ord DESC))[1]
+      INTO v_stored, next_revision, end_position
+      FROM jsonb_array_elements(p_events) WITH ORDINALITY AS x(event, ord)
+      JOIN es_events e ON e.event_id = (x.event->>'id')::uuid AND e.stream_id = p_stream_id;
+    IF v_stored = v_count THEN
+      written := false;
+      RETURN;
+    ELSIF v_stored > 0 THEN
+      RAISE EXCEPTION 'part of the batch is already stored in stream %', p_stream_id
+        USING ERRCODE = '${WRONG_EXPECTED_REVISION_SQLSTATE}', DETAIL = v_current::text;
+    END IF;
+  END IF;
+
+  -- The xid is read only now, after the stream lock, so that it is normally newer than the
+  -- stream's last append. When it is not (the xid was assigned before waiting, e.g. when two
+  -- appends create one stream at once), the stream's revisions would run against the global
+  -- order: give up and let the caller retry in a new transaction, which gets a newer xid.
+  v_xid_base := pg_current_xact_id()::text::bigint << ${ORDINAL_BITS};
+  -- A second append in the same transaction continues after the positions the first one used.
+  SELECT coalesce(max(e.position) + 1, v_xid_base) INTO v_base
+    FROM es_events e WHERE e.position >= v_xid_base AND e.position < v_xid_base + ${MAX_EVENTS_PER_TRANSACTION};
+  IF v_base <= v_last_position THEN
+    RAISE EXCEPTION 'transaction is older than the last append to stream %', p_stream_id
+      USING ERRCODE = '${RETRY_IN_NEW_TRANSACTION_SQLSTATE}';
+  END IF;
+  IF v_base + v_count > v_xid_base + ${MAX_EVENTS_PER_TRANSACTION} THEN
+    RAISE EXCEPTION 'a transaction takes at most % events', ${MAX_EVENTS_PER_TRANSACTION}
+      USING ERRCODE = 'invalid_parameter_value';
+  END IF;
+
+  INSERT INTO es_events (position, stream_id, revision, event_id, type, data, metadata, recorded_at)
+  SELECT v_base + x.ord - 1, p_stream_id, v_current + x.ord, (x.event->>'id')::uuid, x.event->>'type',
+         coalesce(x.event->'data', 'null'), coalesce(x.event->'metadata', 'null'),
+         date_trunc('milliseconds', now())
+    FROM jsonb_array_elements(p_events) WITH ORDINALITY AS x(event, ord);
+
+  next_revision := v_current + v_count;
+  end_position := v_base + v_count - 1;
+  written := true;
+  UPDATE es_streams SET revision = next_revision, last_position = end_position
+   WHERE stream_id = p_stream_id;
+END
+$fn$;
+`;
+
+/** Applied in order; an entry never changes once released, later changes get a new entry. */
+const MIGRATIONS: readonly string[] = [createTables + createAppendFunction];
+
+/** Arbitrary constant naming this store's migration lock among the database's advisory locks. */
+const MIGRATION_LOCK_KEY = 7_264_001_418;
+
+/** Creates or upgrades the event-store schema; safe to call from several processes at once. */
+export async function migrateEventStoreSchema(pool: pg.Pool): Promise<void> {
+  const client = await pool.connect();
+  try {
+    await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
+    try {
+      await applyPendingMigrations(client);
+    } finally {
+      await client.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]);
+    }
+  } finally {
+    client.release();
+  }
+}
+
+async function applyPendingMigrations(client: pg.PoolClient): Promise<void> {
+  await client.query('CREATE TABLE IF NOT EXISTS es_schema_version (version integer NOT NULL)');
+  const { rows } = await client.query<{ version: number | null }>(
+    'SELECT max(version) AS version FROM es_schema_version',
+  );
+  const current = rows[0]?.version ?? 0;
+  for (const [index, sql] of MIGRATIONS.entries()) {
+    if (index + 1 <= current) continue;
+    await client.query('BEGIN');
+    try {
+      await client.query(sql);
+      await client.query('INSERT INTO es_schema_version (version) VALUES ($1)', [index + 1]);
+      await client.query('COMMIT');
+    } catch (error) {
+      await client.query('ROLLBACK');
+      throw error;
+    }
+  }
+}
