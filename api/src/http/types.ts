@@ -1,6 +1,7 @@
 import type { EventStore } from '@issuer/events';
-import type { Logger } from 'pino';
+import type { Hono } from 'hono';
 import type { Pool } from 'pg';
+import type { Logger } from 'pino';
 
 /** Who is calling, taken from the verified access token only (never from the body). */
 export interface Caller {
@@ -16,12 +17,35 @@ export interface ReadModelWaiter {
   waitFor(position: bigint, timeoutMs: number): Promise<boolean>;
 }
 
+/** One projector as `GET /api/health` reports it; extra fields are shown too (bigints as strings). */
+export interface ProjectionHealth {
+  name: string;
+  /** Position of the last event applied; null before the first. */
+  position?: bigint | number | string | null;
+  lagEvents?: number;
+  lagSeconds?: number;
+  /** How many events this projector gave up on after its retries. */
+  failedEvents?: number;
+}
+
+/**
+ * What the health route needs from the projectors. Structural on purpose: the runner's
+ * `status()` and `readProjectionStatus(...)` in `@issuer/projections` fit as they are.
+ */
+export interface ProjectionsHealth {
+  projections: readonly ProjectionHealth[];
+  /** The failed events themselves (projection, position, type, error, ...), newest first. */
+  recentFailures?: readonly object[];
+}
+
 /** Everything a route needs; built once by the composition root (`api/src/app.ts`). */
 export interface AppDependencies {
   store: EventStore;
   /** The read-model database (also holds idempotency keys and login throttling). */
   pool: Pool;
   readModels: ReadModelWaiter;
+  /** Position, lag and failed events of each projector, for `GET /api/health`. */
+  projectionStatus(): Promise<ProjectionsHealth>;
   logger: Logger;
   /** Injected so tests can move time; every command takes its time from here. */
   clock: () => Date;
@@ -35,12 +59,25 @@ export interface ApiConfig {
   tokenLifetimeSeconds: number;
   /** How long a command waits for the read models before answering anyway. */
   readYourWritesTimeoutMs: number;
+  /** How long a request waits for another one running with its Idempotency-Key (default 10 s). */
+  idempotencyWaitMs?: number;
+  /** Origins allowed to call the API from a browser (default: any, as tokens travel in headers). */
+  corsOrigins?: readonly string[];
 }
 
-/** Hono environment: `c.var.caller` is set by the auth middleware on protected routes. */
+/** Hono environment shared by every route. */
 export interface AppEnv {
   Variables: {
+    /** Set by the auth middleware on protected routes only; absent on public ones. */
     caller: Caller;
+    /** From a valid `X-Request-Id` header, or generated; echoed in the response. */
     requestId: string;
+    /** Set once per request by the foundation, so middleware and the command pipeline reach them. */
+    deps: AppDependencies;
+    /** True once the idempotency middleware owns this request's Idempotency-Key. */
+    idempotencyKeyClaimed: boolean | undefined;
   };
 }
+
+/** A feature's routes, mounted under `/api` by `createApp`. Paths are relative to `/api`. */
+export type Feature = (deps: AppDependencies) => Hono<AppEnv>;

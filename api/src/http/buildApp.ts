@@ -1,0 +1,51 @@
+import { Hono } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import { cors } from 'hono/cors';
+import { methodNotAllowed } from 'hono/method-not-allowed';
+import { requestId } from 'hono/request-id';
+import { errorHandler, errorResponse, handleMethodNotAllowed, handleNotFound } from './errors';
+import { requestLogging } from './requestLogging';
+import type { AppDependencies, AppEnv, Feature } from './types';
+
+export const maxBodyBytes = 100 * 1024;
+
+/**
+ * The HTTP foundation around the features: request id, one log line per request, CORS, body
+ * limit, 405 for a known path with a wrong method, and one error shape for every failure.
+ * Each feature is mounted under `/api`.
+ */
+export function buildApp(deps: AppDependencies, features: readonly Feature[]): Hono<AppEnv> {
+  const app = new Hono<AppEnv>();
+  app.use(requestId({ headerName: 'X-Request-Id', limitLength: 100 }));
+  app.use(requestLogging(deps.logger));
+  app.use(
+    cors({
+      origin: deps.config.corsOrigins ? [...deps.config.corsOrigins] : '*',
+      allowHeaders: [
+        'Authorization',
+        'Content-Type',
+        'If-Match',
+        'Idempotency-Key',
+        'X-Request-Id',
+      ],
+      exposeHeaders: ['Content-Range', 'ETag', 'X-Read-Models', 'X-Request-Id'],
+      maxAge: 600,
+    }),
+  );
+  app.use(methodNotAllowed({ app, onMethodNotAllowed: handleMethodNotAllowed }));
+  app.use(
+    bodyLimit({
+      maxSize: maxBodyBytes,
+      onError: (c) =>
+        errorResponse(c, 413, 'payload_too_large', 'The request body is larger than 100 KB'),
+    }),
+  );
+  app.use(async (c, next) => {
+    c.set('deps', deps);
+    await next();
+  });
+  for (const feature of features) app.route('/api', feature(deps));
+  app.onError(errorHandler(deps.logger));
+  app.notFound(handleNotFound);
+  return app;
+}

@@ -1,0 +1,119 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type CounterControls, counterFeature } from './testing/counterFeature';
+import { type Harness, startHarness } from './testing/harness';
+
+const controls: CounterControls = { crashBeforeAppend: false, stall: undefined };
+const auth = { Authorization: 'Test company-1 user-1' };
+let h: Harness;
+
+beforeAll(async () => {
+  h = await startHarness([counterFeature(controls)]);
+});
+afterAll(() => h.close());
+
+const post = (path: string, body: string, headers: Record<string, string> = {}) =>
+  h.app.request(path, {
+    method: 'POST',
+    body,
+    headers: { ...auth, 'Content-Type': 'application/json', ...headers },
+  });
+
+describe('the one error shape', () => {
+  it('maps a DomainError to its status, code, message and fields (also spread for the seed client)', async () => {
+    await post('/api/counters/limit/increment', '{"by":10}');
+    for (let i = 0; i < 9; i++) await post('/api/counters/limit/increment', '{"by":10}');
+    const res = await post('/api/counters/limit/increment', '{"by":1}');
+    expect(res.status).toBe(422);
+    expect(await res.json()).toEqual({
+      error: {
+        code: 'counter_limit',
+        message: 'A counter stops at 100',
+        fields: { by: 'Too much' },
+        by: 'Too much',
+      },
+    });
+  });
+
+  it('answers a zod failure with 400 and one message per field', async () => {
+    const res = await post('/api/counters/a/increment', '{"by":0,"note":5}');
+    expect(res.status).toBe(400);
+    const body = await res.json();
+    expect(body.error.code).toBe('invalid_request');
+    expect(body.error.message).toBe('Must be at least 1');
+    expect(body.error.fields).toEqual({
+      by: 'Must be at least 1',
+      note: expect.stringMatching(/expected string/),
+    });
+    expect(body.error.by).toBe('Must be at least 1');
+  });
+
+  it('refuses unknown fields, naming them', async () => {
+    const res = await post('/api/counters/a/increment', '{"by":1,"companyId":"other"}');
+    expect(res.status).toBe(400);
+    const body = await res.json();
+    expect(body.error.fields).toEqual({ companyId: 'Unknown field' });
+    expect(body.error.message).toBe('Unknown field: companyId');
+  });
+
+  it('answers broken JSON with 400', async () => {
+    const res = await post('/api/counters/a/increment', '{"by":');
+    expect(res.status).toBe(400);
+    expect((await res.json()).error).toEqual({
+      code: 'invalid_request',
+      message: 'Malformed JSON in request body',
+    });
+  });
+
+  it('answers a body that is not JSON with 415', async () => {
+    const res = await post('/api/counters/a/increment', 'by=1', {
+      'Content-Type': 'application/x-www-form-urlencoded',
+    });
+    expect(res.status).toBe(415);
+    expect((await res.json()).error.code).toBe('unsupported_media_type');
+  });
+
+  it('answers a body over 100 KB with 413, on known and unknown routes', async () => {
+    const big = JSON.stringify({ by: 1, note: 'x'.repeat(101 * 1024) });
+    for (const path of ['/api/counters/a/increment', '/api/nowhere']) {
+      const res = await post(path, big);
+      expect(res.status).toBe(413);
+      expect((await res.json()).error.code).toBe('payload_too_large');
+    }
+  });
+
+  it('answers an unknown route with 404', async () => {
+    const res = await h.app.request('/api/nowhere');
+    expect(res.status).toBe(404);
+    expect(await res.json()).toEqual({
+      error: { code: 'not_found', message: 'There is nothing at this address' },
+    });
+  });
+
+  it('answers a known path with a wrong method with 405 and Allow', async () => {
+    const res = await h.app.request('/api/counters/a/increment', { method: 'DELETE' });
+    expect(res.status).toBe(405);
+    expect(res.headers.get('Allow')).toBe('POST');
+    expect((await res.json()).error.code).toBe('method_not_allowed');
+  });
+
+  it('answers an unexpected failure with a bare 500, logging the stack but never sending it', async () => {
+    controls.crashBeforeAppend = true;
+    try {
+      const res = await post('/api/counters/a/increment', '{"by":1}', {
+        'X-Request-Id': 'crash-1',
+      });
+      expect(res.status).toBe(500);
+      const text = await res.text();
+      expect(JSON.parse(text)).toEqual({
+        error: { code: 'internal_error', message: 'Something went wrong on our side' },
+      });
+      expect(text).not.toContain('secret');
+      const logged = h.logs().find((line) => line.msg === 'unhandled error');
+      expect(logged?.requestId).toBe('crash-1');
+      expect(JSON.stringify(logged?.err)).toContain('disk on fire');
+      expect(JSON.stringify(logged?.err)).toContain('at ');
+    } finally {
+      controls.crashBeforeAppend = false;
+    }
+  });
+});

@@ -1,0 +1,100 @@
+import { PostgresEventStore } from '@issuer/eventstore';
+import type { Hono } from 'hono';
+import pg from 'pg';
+import pino from 'pino';
+import { buildApp } from '../buildApp';
+import { migrateHttp } from '../migrate';
+import type { AppDependencies, AppEnv, Feature, ProjectionsHealth } from '../types';
+
+// test-support/ sits outside this project's rootDir, so tsc cannot follow a static import of it.
+const testSupportModule = '../../../../test-support/databases';
+
+async function createDatabase(): Promise<string> {
+  const support: { createDatabase(): Promise<string> } = await import(
+    /* @vite-ignore */ testSupportModule
+  );
+  return support.createDatabase();
+}
+
+/** Test double for the projector's waiter: caught up at once, or never, or after a delay. */
+export class ScriptedReadModels {
+  caughtUp = true;
+  delayMs = 0;
+  readonly positions: bigint[] = [];
+  async waitFor(position: bigint): Promise<boolean> {
+    this.positions.push(position);
+    if (this.delayMs > 0) await new Promise((resolve) => setTimeout(resolve, this.delayMs));
+    return this.caughtUp;
+  }
+}
+
+export interface Harness {
+  app: Hono<AppEnv>;
+  deps: AppDependencies;
+  store: PostgresEventStore;
+  pool: pg.Pool;
+  readModels: ScriptedReadModels;
+  /** Every log line written so far, raw and parsed. */
+  logLines: string[];
+  logs(): Record<string, unknown>[];
+  /** Moves the injected clock. */
+  advanceClock(ms: number): void;
+  headPosition(): Promise<bigint | undefined>;
+  close(): Promise<void>;
+}
+
+export interface HarnessOptions {
+  idempotencyWaitMs?: number;
+  projectionStatus?: () => Promise<ProjectionsHealth>;
+  pool?: pg.Pool;
+}
+
+/** A real app on a fresh PostgreSQL database (event store and read models), with test features. */
+export async function startHarness(
+  features: readonly Feature[],
+  options: HarnessOptions = {},
+): Promise<Harness> {
+  const url = await createDatabase();
+  const pool = options.pool ?? new pg.Pool({ connectionString: url, max: 10 });
+  const storePool = new pg.Pool({ connectionString: url, max: 10 });
+  const store = new PostgresEventStore(storePool);
+  await store.migrate();
+  if (!options.pool) await migrateHttp(pool);
+  const readModels = new ScriptedReadModels();
+  const logLines: string[] = [];
+  let now = new Date('2025-01-15T10:00:00.000Z').getTime();
+  const deps: AppDependencies = {
+    store,
+    pool,
+    readModels,
+    projectionStatus:
+      options.projectionStatus ?? (async () => ({ projections: [], recentFailures: [] })),
+    logger: pino({ level: 'info' }, { write: (line: string) => logLines.push(line) }),
+    clock: () => new Date(now),
+    config: {
+      tokenSecret: new TextEncoder().encode('test-secret-test-secret-test-secret!'),
+      tokenIssuer: 'test',
+      tokenAudience: 'test',
+      tokenLifetimeSeconds: 3600,
+      readYourWritesTimeoutMs: 50,
+      idempotencyWaitMs: options.idempotencyWaitMs ?? 5_000,
+    },
+  };
+  return {
+    app: buildApp(deps, features),
+    deps,
+    store,
+    pool,
+    readModels,
+    logLines,
+    logs: () => logLines.map((line) => JSON.parse(line) as Record<string, unknown>),
+    advanceClock: (ms) => {
+      now += ms;
+    },
+    headPosition: () => store.headPosition(),
+    close: async () => {
+      await store.close();
+      await Promise.all([storePool.end(), pool.end()]);
+    },
+  };
+}

@@ -1,0 +1,90 @@
+import { zValidator } from '@hono/zod-validator';
+import { DomainError, invalid } from '@issuer/events';
+import type { Context } from 'hono';
+import { z } from 'zod';
+import type { FieldMessages } from './errors';
+
+/** Turns zod issues into one summary message and per-field messages (`a.b` for nested fields). */
+export function describeIssues(issues: readonly z.core.$ZodIssue[]): {
+  message: string;
+  fields: FieldMessages;
+} {
+  const fields: FieldMessages = {};
+  let rootMessage: string | undefined;
+  for (const issue of issues) {
+    const path = issue.path.map(String).join('.');
+    if (issue.code === 'unrecognized_keys') {
+      for (const key of issue.keys) fields[path ? `${path}.${key}` : key] ??= 'Unknown field';
+    } else if (path) {
+      fields[path] ??= issue.message;
+    } else {
+      rootMessage ??= issue.message;
+    }
+  }
+  const [firstField, firstMessage] = Object.entries(fields)[0] ?? [];
+  const fieldSummary =
+    firstMessage === 'Unknown field' ? `Unknown field: ${firstField}` : firstMessage;
+  return { message: rootMessage ?? fieldSummary ?? 'The request is not valid', fields };
+}
+
+export function validationError(error: z.core.$ZodError): DomainError {
+  const { message, fields } = describeIssues(error.issues);
+  return invalid(message, fields);
+}
+
+const jsonMediaType = /^application\/([\w.-]+\+)?json$/i;
+
+function hasBody(c: Context): boolean {
+  return c.req.raw.body !== null && c.req.header('Content-Length') !== '0';
+}
+
+function sentJson(c: Context): boolean {
+  const mediaType = c.req.header('Content-Type')?.split(';')[0]?.trim() ?? '';
+  return jsonMediaType.test(mediaType);
+}
+
+/**
+ * Validates a JSON body against a (strict) zod schema: `c.req.valid('json')` in the handler.
+ * A body that is not JSON answers 415, broken JSON 400, a schema mismatch 400 with per-field
+ * messages. No body at all is validated as `{}`, so a command without fields needs none.
+ */
+export function jsonBody<Schema extends z.ZodType>(schema: Schema) {
+  return zValidator('json', schema, (result, c) => {
+    if (hasBody(c) && !sentJson(c)) {
+      throw new DomainError(415, 'unsupported_media_type', 'Send the body as application/json');
+    }
+    if (!result.success) throw validationError(result.error);
+  });
+}
+
+/** Validates the query string: `c.req.valid('query')`. Values arrive as strings (use z.coerce). */
+export function queryParams<Schema extends z.ZodType>(schema: Schema) {
+  return zValidator('query', schema, (result) => {
+    if (!result.success) throw validationError(result.error);
+  });
+}
+
+/** Validates path parameters (e.g. ids as UUIDs): `c.req.valid('param')`. */
+export function pathParams<Schema extends z.ZodType>(schema: Schema) {
+  return zValidator('param', schema, (result) => {
+    if (!result.success) throw validationError(result.error);
+  });
+}
+
+/**
+ * A query value that carries JSON, as react-admin sends `sort=["name","ASC"]`,
+ * `range=[0,24]` and `filter={}`: parsed, then checked against `schema`.
+ */
+export function jsonEncoded<Schema extends z.ZodType>(schema: Schema) {
+  return z
+    .string()
+    .transform((text, context): unknown => {
+      try {
+        return JSON.parse(text);
+      } catch {
+        context.addIssue({ code: 'custom', message: 'Must be valid JSON' });
+        return z.NEVER;
+      }
+    })
+    .pipe(schema);
+}
