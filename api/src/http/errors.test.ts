@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type CounterControls, counterFeature } from './testing/counterFeature';
 import { type Harness, startHarness } from './testing/harness';
+import { errorOf } from './testing/responses';
 
 const controls: CounterControls = { crashBeforeAppend: false, stall: undefined };
 const auth = { Authorization: 'Test company-1 user-1' };
@@ -37,28 +38,28 @@ describe('the one error shape', () => {
   it('answers a zod failure with 400 and one message per field', async () => {
     const res = await post('/api/counters/a/increment', '{"by":0,"note":5}');
     expect(res.status).toBe(400);
-    const body = await res.json();
-    expect(body.error.code).toBe('invalid_request');
-    expect(body.error.message).toBe('Must be at least 1');
-    expect(body.error.fields).toEqual({
+    const error = await errorOf(res);
+    expect(error.code).toBe('invalid_request');
+    expect(error.message).toBe('Must be at least 1');
+    expect(error.fields).toEqual({
       by: 'Must be at least 1',
       note: expect.stringMatching(/expected string/),
     });
-    expect(body.error.by).toBe('Must be at least 1');
+    expect(error.by).toBe('Must be at least 1');
   });
 
   it('refuses unknown fields, naming them', async () => {
     const res = await post('/api/counters/a/increment', '{"by":1,"companyId":"other"}');
     expect(res.status).toBe(400);
-    const body = await res.json();
-    expect(body.error.fields).toEqual({ companyId: 'Unknown field' });
-    expect(body.error.message).toBe('Unknown field: companyId');
+    const error = await errorOf(res);
+    expect(error.fields).toEqual({ companyId: 'Unknown field' });
+    expect(error.message).toBe('Unknown field: companyId');
   });
 
   it('answers broken JSON with 400', async () => {
     const res = await post('/api/counters/a/increment', '{"by":');
     expect(res.status).toBe(400);
-    expect((await res.json()).error).toEqual({
+    expect(await errorOf(res)).toEqual({
       code: 'invalid_request',
       message: 'Malformed JSON in request body',
     });
@@ -69,7 +70,7 @@ describe('the one error shape', () => {
       'Content-Type': 'application/x-www-form-urlencoded',
     });
     expect(res.status).toBe(415);
-    expect((await res.json()).error.code).toBe('unsupported_media_type');
+    expect((await errorOf(res)).code).toBe('unsupported_media_type');
   });
 
   it('answers a body over 100 KB with 413, on known and unknown routes', async () => {
@@ -77,7 +78,7 @@ describe('the one error shape', () => {
     for (const path of ['/api/counters/a/increment', '/api/nowhere']) {
       const res = await post(path, big);
       expect(res.status).toBe(413);
-      expect((await res.json()).error.code).toBe('payload_too_large');
+      expect((await errorOf(res)).code).toBe('payload_too_large');
     }
   });
 
@@ -93,7 +94,7 @@ describe('the one error shape', () => {
     const res = await h.app.request('/api/counters/a/increment', { method: 'DELETE' });
     expect(res.status).toBe(405);
     expect(res.headers.get('Allow')).toBe('POST');
-    expect((await res.json()).error.code).toBe('method_not_allowed');
+    expect((await errorOf(res)).code).toBe('method_not_allowed');
   });
 
   it('answers an unexpected failure with a bare 500, logging the stack but never sending it', async () => {

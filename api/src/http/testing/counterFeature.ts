@@ -144,7 +144,7 @@ export function counterFeature(controls: CounterControls): Feature {
         async (c) => {
           // The shape of registration: reserve a unique name, then write a second stream.
           const { name, counter } = c.req.valid('json');
-          const reservation = await decideAndAppend(c, {
+          await decideAndAppend(c, {
             streamId: `CounterName-${name}`,
             decider: counterDecider,
             command: { type: 'Increment', by: 1 },
@@ -162,8 +162,8 @@ export function counterFeature(controls: CounterControls): Feature {
             decider: counterDecider,
             command: { type: 'Increment', by: 1 },
           });
-          const [first = 0n, second = 0n] = [reservation.position, written.position];
-          const readModels = await waitForReadModels(c, first > second ? first : second);
+          // Both appends are in; the second stream's event is the later one.
+          const readModels = await waitForReadModels(c, written.position);
           return c.json({ readModels }, 201);
         },
       );
