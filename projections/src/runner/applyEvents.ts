@@ -5,6 +5,7 @@ import type { Projection } from '../projection';
 import { eventsAfter, handledEvents, lastPosition } from './batches';
 import { advanceCheckpoint, lockCheckpoint } from './checkpoints';
 import { describeError, recordFailure } from './failures';
+import { inTransaction } from './transactions';
 import { sleep } from './wakeSignal';
 
 export const DEFAULT_RETRY_DELAYS_MS: readonly number[] = [50, 200, 800];
@@ -17,49 +18,73 @@ export interface BatchTarget {
   logger: Logger;
   /** Waits before each retry of an event that failed on its own; its length is the retry count. */
   retryDelaysMs: readonly number[];
-  /** pg_notify the new checkpoint in its transaction (for out-of-process waiters). */
-  notify: boolean;
-  /** Stops retry backoff; the open transaction is rolled back rather than recording a failure. */
+  /** Cuts a retry pause short; the event is then left for the next start, not recorded. */
   abort?: AbortSignal;
 }
 
 export interface BatchOutcome {
-  /** The checkpoint stored after the batch (possibly further on, if another instance moved it). */
+  /** The checkpoint stored at the end (possibly further on, if another instance moved it). */
   checkpoint: bigint;
   applied: number;
   failed: number;
 }
 
-type ApplyStrategy = (
-  client: PoolClient,
-  target: BatchTarget,
-  events: readonly RecordedEvent[],
-) => Promise<Omit<BatchOutcome, 'checkpoint'>>;
+interface Culprit {
+  event: RecordedEvent;
+  error: unknown;
+}
 
-/** A projection's own `apply` threw; the transaction is intact after a rollback. */
+interface Step extends BatchOutcome {
+  culprit?: Culprit;
+}
+
+/** A projection's own `apply` threw: the transaction rolls back and the batch is isolated. */
 class ApplyFailed extends Error {
   constructor(readonly reason: unknown) {
     super(describeError(reason));
   }
 }
 
-class StopRequested extends Error {
+export class StopRequested extends Error {
   constructor() {
-    super('Projector stopping: batch rolled back');
+    super('Projector stopping: a failing event is left for the next start');
   }
 }
 
 /**
- * Applies a contiguous slice of the global order and moves the checkpoint to its end, all in one
- * transaction. When the projection throws, the batch is rolled back and re-applied with each
- * event isolated, so one bad event is retried, recorded and skipped without losing the others.
+ * Applies a contiguous slice of the global order and moves the checkpoint to its end, rows and
+ * checkpoint in one transaction. When the projection throws, the batch is rolled back and replayed
+ * one event at a time to find the event at fault; that event is retried with backoff and, if it
+ * keeps failing, recorded in `projection_failures` and skipped. Retry pauses happen between
+ * transactions: an open transaction holds back the event store's visibility horizon for everyone.
  */
-export async function applyBatch(
+export async function applyEvents(
   target: BatchTarget,
   events: readonly RecordedEvent[],
 ): Promise<BatchOutcome> {
+  const total: BatchOutcome = { checkpoint: 0n, applied: 0, failed: 0 };
+  let rest = events;
+  while (rest.length > 0) {
+    const step = await applyUntilFailure(target, rest);
+    add(total, step);
+    if (step.culprit) add(total, await retryOrRecord(target, step.culprit));
+    rest = eventsAfter(rest, total.checkpoint);
+  }
+  return total;
+}
+
+function add(total: BatchOutcome, step: BatchOutcome): void {
+  total.checkpoint = step.checkpoint;
+  total.applied += step.applied;
+  total.failed += step.failed;
+}
+
+async function applyUntilFailure(
+  target: BatchTarget,
+  events: readonly RecordedEvent[],
+): Promise<Step> {
   const end = lastPosition(events);
-  if (end === undefined) throw new Error('applyBatch needs at least one event');
+  if (end === undefined) throw new Error('applyEvents needs at least one event');
   const handled = handledEvents(events, target.handles);
   if (handled.length === 0) return advanceWithoutApplying(target, end);
   try {
@@ -70,141 +95,129 @@ export async function applyBatch(
       { err: error.reason, events: handled.length, from: handled[0]?.position.toString() },
       'batch failed; re-applying its events one at a time',
     );
-    return inCheckpointTransaction(target, end, handled, applyIsolatingFailures);
+    return inCheckpointTransaction(target, end, handled, applyOneAtATimeUntilFailure);
   }
 }
 
-/** Nothing to apply: one statement moves the checkpoint, no transaction round trips. */
-async function advanceWithoutApplying(target: BatchTarget, end: bigint): Promise<BatchOutcome> {
-  const checkpoint = await advanceCheckpoint(
-    target.pool,
-    target.projection.name,
-    end,
-    target.notify,
-  );
+/** Nothing to apply: one statement moves the checkpoint. */
+async function advanceWithoutApplying(target: BatchTarget, end: bigint): Promise<Step> {
+  const checkpoint = await advanceCheckpoint(target.pool, target.projection.name, end);
   return { checkpoint, applied: 0, failed: 0 };
 }
+
+type Strategy = (
+  client: PoolClient,
+  projection: Projection,
+  events: readonly RecordedEvent[],
+) => Promise<{ applied: number; culprit?: Culprit }>;
 
 async function inCheckpointTransaction(
   target: BatchTarget,
   end: bigint,
   handled: readonly RecordedEvent[],
-  strategy: ApplyStrategy,
-): Promise<BatchOutcome> {
-  const client = await target.pool.connect();
-  let failure: unknown;
-  try {
-    await client.query('BEGIN');
-    const locked = await lockCheckpoint(client, target.projection.name);
-    if (locked >= end) {
-      await client.query('ROLLBACK');
-      return { checkpoint: locked, applied: 0, failed: 0 };
-    }
-    const counts = await strategy(client, target, eventsAfter(handled, locked));
-    const checkpoint = await advanceCheckpoint(client, target.projection.name, end, target.notify);
-    await client.query('COMMIT');
-    return { checkpoint, ...counts };
-  } catch (error) {
-    failure = error;
-    await client.query('ROLLBACK').catch(() => {});
-    throw error;
-  } finally {
-    // Only a clean projection error leaves the connection fit for reuse.
-    client.release(failure !== undefined && !(failure instanceof ApplyFailed));
-  }
+  strategy: Strategy,
+): Promise<Step> {
+  const name = target.projection.name;
+  return inTransaction(target.pool, async (client) => {
+    const locked = await lockCheckpoint(client, name);
+    if (locked >= end) return { checkpoint: locked, applied: 0, failed: 0 };
+    const { applied, culprit } = await strategy(
+      client,
+      target.projection,
+      eventsAfter(handled, locked),
+    );
+    // Everything before the culprit is kept; the culprit itself is retried after a pause.
+    const through = culprit ? culprit.event.position - 1n : end;
+    const checkpoint = await advanceCheckpoint(client, name, through);
+    return { checkpoint, applied, failed: 0, ...(culprit && { culprit }) };
+  });
 }
 
-const applyAll: ApplyStrategy = async (client, target, events) => {
-  if (events.length === 0) return { applied: 0, failed: 0 };
+const applyAll: Strategy = async (client, projection, events) => {
+  if (events.length === 0) return { applied: 0 };
   try {
-    await target.projection.apply(events, client);
+    await projection.apply(events, client);
   } catch (error) {
     throw new ApplyFailed(error);
   }
-  return { applied: events.length, failed: 0 };
+  return { applied: events.length };
 };
 
-/**
- * Tries the rest of the batch at once; when that fails, walks it one event at a time up to the
- * first event that fails alone, retries that one with backoff, records it if it keeps failing,
- * and goes on with the remainder as a batch again.
- */
-const applyIsolatingFailures: ApplyStrategy = async (client, target, events) => {
-  let rest = events;
-  let applied = 0;
-  let failed = 0;
-  let restIsKnownToFail = true;
-  while (rest.length > 0) {
-    if (
-      !restIsKnownToFail &&
-      (await applyInSavepoint(client, target.projection, rest)) === undefined
-    )
-      return { applied: applied + rest.length, failed };
-    const culprit = await applyOneAtATimeUntilFailure(client, target.projection, rest);
-    applied += culprit.appliedBefore;
-    if (culprit.event === undefined) return { applied, failed };
-    if (await retryOrRecord(client, target, culprit.event, culprit.error)) applied += 1;
-    else failed += 1;
-    rest = rest.slice(culprit.appliedBefore + 1);
-    restIsKnownToFail = false;
-  }
-  return { applied, failed };
-};
-
-interface Culprit {
-  appliedBefore: number;
-  event?: RecordedEvent;
-  error?: unknown;
-}
-
-async function applyOneAtATimeUntilFailure(
-  client: PoolClient,
-  projection: Projection,
-  events: readonly RecordedEvent[],
-): Promise<Culprit> {
+const applyOneAtATimeUntilFailure: Strategy = async (client, projection, events) => {
   for (const [index, event] of events.entries()) {
-    const error = await applyInSavepoint(client, projection, [event]);
-    if (error !== undefined) return { appliedBefore: index, event, error };
+    const error = await applyInSavepoint(client, projection, event);
+    if (error !== undefined) return { applied: index, culprit: { event, error } };
   }
-  return { appliedBefore: events.length };
-}
+  return { applied: events.length };
+};
 
-/** Returns true when a retry succeeded, false when the event was recorded as failed. */
-async function retryOrRecord(
-  client: PoolClient,
-  target: BatchTarget,
-  event: RecordedEvent,
-  firstError: unknown,
-): Promise<boolean> {
-  let lastError = firstError;
+async function retryOrRecord(target: BatchTarget, culprit: Culprit): Promise<BatchOutcome> {
+  let lastError = culprit.error;
   for (const delayMs of target.retryDelaysMs) {
     await sleep(delayMs, target.abort);
     if (target.abort?.aborted) throw new StopRequested();
-    const error = await applyInSavepoint(client, target.projection, [event]);
-    if (error === undefined) return true;
-    lastError = error;
+    const retry = await retryOnce(target, culprit.event);
+    if ('checkpoint' in retry) return retry;
+    lastError = retry.error;
   }
+  return recordAndSkip(target, culprit.event, lastError);
+}
+
+async function retryOnce(
+  target: BatchTarget,
+  event: RecordedEvent,
+): Promise<BatchOutcome | { error: unknown }> {
+  const name = target.projection.name;
+  return inTransaction(target.pool, async (client) => {
+    const locked = await lockCheckpoint(client, name);
+    if (locked >= event.position) return { checkpoint: locked, applied: 0, failed: 0 };
+    const error = await applyInSavepoint(client, target.projection, event);
+    if (error !== undefined) return { error };
+    return {
+      checkpoint: await advanceCheckpoint(client, name, event.position),
+      applied: 1,
+      failed: 0,
+    };
+  });
+}
+
+async function recordAndSkip(
+  target: BatchTarget,
+  event: RecordedEvent,
+  error: unknown,
+): Promise<BatchOutcome> {
+  const name = target.projection.name;
   const attempts = target.retryDelaysMs.length + 1;
-  await recordFailure(client, target.projection.name, event, lastError, attempts);
-  target.logger.error(
-    { err: lastError, position: event.position.toString(), eventId: event.id, type: event.type },
-    `event failed ${attempts} times; recorded in projection_failures and skipped`,
-  );
-  return false;
+  const outcome = await inTransaction(target.pool, async (client) => {
+    const locked = await lockCheckpoint(client, name);
+    if (locked >= event.position) return { checkpoint: locked, applied: 0, failed: 0 };
+    await recordFailure(client, name, event, error, attempts);
+    return {
+      checkpoint: await advanceCheckpoint(client, name, event.position),
+      applied: 0,
+      failed: 1,
+    };
+  });
+  if (outcome.failed > 0)
+    target.logger.error(
+      { err: error, position: event.position.toString(), eventId: event.id, type: event.type },
+      `event failed ${attempts} times; recorded in projection_failures and skipped`,
+    );
+  return outcome;
 }
 
 /** Returns the projection's error, or undefined on success; a broken connection still throws. */
 async function applyInSavepoint(
   client: PoolClient,
   projection: Projection,
-  events: readonly RecordedEvent[],
+  event: RecordedEvent,
 ): Promise<unknown> {
   await client.query('SAVEPOINT projection_apply');
   try {
-    await projection.apply(events, client);
+    await projection.apply([event], client);
   } catch (error) {
     await client.query('ROLLBACK TO SAVEPOINT projection_apply');
-    return error ?? new Error('apply threw undefined');
+    return error ?? new Error('apply threw without a reason');
   }
   await client.query('RELEASE SAVEPOINT projection_apply');
   return undefined;

@@ -1,31 +1,5 @@
 import type { Pool, PoolClient } from 'pg';
 
-/** Channel the runner notifies on in each checkpoint transaction (payload: CheckpointNotice JSON). */
-export const CHECKPOINT_CHANNEL = 'projection_checkpoint';
-
-export interface CheckpointNotice {
-  name: string;
-  /** A bigint as a decimal string (JSON has no bigint). */
-  position: string;
-}
-
-export function parseCheckpointNotice(payload: string | undefined): CheckpointNotice | undefined {
-  if (!payload) return undefined;
-  try {
-    const parsed: unknown = JSON.parse(payload);
-    if (!isCheckpointNotice(parsed)) return undefined;
-    return parsed;
-  } catch {
-    return undefined;
-  }
-}
-
-function isCheckpointNotice(value: unknown): value is CheckpointNotice {
-  if (typeof value !== 'object' || value === null) return false;
-  const { name, position } = value as Record<string, unknown>;
-  return typeof name === 'string' && typeof position === 'string' && /^-?\d+$/.test(position);
-}
-
 /**
  * Locks the projection's checkpoint row for the rest of the transaction and returns it. A second
  * runner instance blocks here until the first commits, then sees the moved checkpoint, which is
@@ -36,31 +10,24 @@ export async function lockCheckpoint(client: PoolClient, name: string): Promise<
     'SELECT position FROM projection_checkpoints WHERE name = $1 FOR UPDATE',
     [name],
   );
-  const row = rows[0];
-  if (!row) throw new Error(`No checkpoint row for projection ${name}: run migrateProjections`);
-  return BigInt(row.position);
+  return storedPosition(name, rows[0]);
 }
 
-/**
- * Moves the checkpoint forward (never back) and, when asked, notifies listeners on commit.
- * Returns the checkpoint now stored, which may be further on if another instance got there first.
- */
+/** Moves the checkpoint forward, never back; returns the one now stored (maybe further on). */
 export async function advanceCheckpoint(
-  client: PoolClient | Pool,
+  db: PoolClient | Pool,
   name: string,
   position: bigint,
-  notify: boolean,
 ): Promise<bigint> {
-  const update = `UPDATE projection_checkpoints
-       SET position = GREATEST(position, $2), updated_at = now()
-     WHERE name = $1 RETURNING position`;
-  const sql = notify
-    ? `WITH advanced AS (${update})
-       SELECT position, pg_notify('${CHECKPOINT_CHANNEL}',
-         json_build_object('name', $1::text, 'position', position::text)::text) FROM advanced`
-    : update;
-  const { rows } = await client.query<{ position: string }>(sql, [name, position.toString()]);
-  const row = rows[0];
+  const { rows } = await db.query<{ position: string }>(
+    `UPDATE projection_checkpoints SET position = GREATEST(position, $2), updated_at = now()
+     WHERE name = $1 RETURNING position`,
+    [name, position.toString()],
+  );
+  return storedPosition(name, rows[0]);
+}
+
+function storedPosition(name: string, row: { position: string } | undefined): bigint {
   if (!row) throw new Error(`No checkpoint row for projection ${name}: run migrateProjections`);
   return BigInt(row.position);
 }

@@ -1,7 +1,7 @@
-export { type BatchOutcome, DEFAULT_RETRY_DELAYS_MS } from './applyBatch';
+export { type BatchOutcome, DEFAULT_RETRY_DELAYS_MS } from './applyEvents';
 export { NOTHING_APPLIED } from './batches';
-export { CHECKPOINT_CHANNEL, type CheckpointNotice } from './checkpoints';
 export type { ProjectionFailure } from './failures';
+export { CHECKPOINT_CHANNEL, type CheckpointNotice } from './notifier';
 export {
   type RebuildOptions,
   type RebuildResult,

@@ -1,4 +1,4 @@
-import { applyBatch, type BatchTarget } from './applyBatch';
+import { applyEvents, type BatchTarget } from './applyEvents';
 import { lastPosition, readAfter } from './batches';
 import { readCheckpoints } from './checkpoints';
 import type { ReadAhead } from './reader';
@@ -61,7 +61,7 @@ async function applyNextBatch(
   if (end === undefined) return { checkpoint, backlog: false };
   const backlog = readAhead.isFull(events);
   if (backlog) readAhead.prefetch(end);
-  const outcome = await applyBatch(target, events);
+  const outcome = await applyEvents(target, events);
   options.onCheckpoint(target.projection.name, outcome.checkpoint);
   if (outcome.applied > 0 || outcome.failed > 0)
     target.logger.debug(

@@ -3,14 +3,15 @@ import type { Pool } from 'pg';
 import { type Logger, pino } from 'pino';
 import type { Projection } from '../projection';
 import {
-  applyBatch,
+  applyEvents,
   type BatchOutcome,
   type BatchTarget,
   DEFAULT_RETRY_DELAYS_MS,
-} from './applyBatch';
+} from './applyEvents';
 import { lastPosition, NOTHING_APPLIED } from './batches';
 import { ReadAhead } from './reader';
 import { migrateProjections } from './schema';
+import { inTransaction } from './transactions';
 
 export interface RebuildOptions {
   store: EventStore;
@@ -20,8 +21,6 @@ export interface RebuildOptions {
   /** Events per read and per transaction. Default 10,000. */
   batchSize?: number;
   retryDelaysMs?: readonly number[];
-  /** pg_notify checkpoints so out-of-process waiters follow the rebuild. Default true. */
-  notifyCheckpoints?: boolean;
 }
 
 export interface RebuildResult {
@@ -53,7 +52,7 @@ export async function rebuildProjections(options: RebuildOptions): Promise<Rebui
     const end = lastPosition(batch);
     if (end === undefined) break;
     if (readAhead.isFull(batch)) readAhead.prefetch(end);
-    const outcomes = await Promise.all(targets.map((target) => applyBatch(target, batch)));
+    const outcomes = await Promise.all(targets.map((target) => applyEvents(target, batch)));
     events += batch.length;
     failedEvents += sumFailed(outcomes);
     after = end;
@@ -69,9 +68,7 @@ export async function rebuildProjections(options: RebuildOptions): Promise<Rebui
 async function resetProjections(pool: Pool, projections: readonly Projection[]): Promise<void> {
   const names = projections.map((projection) => projection.name);
   const tables = projections.flatMap((projection) => projection.tables);
-  const client = await pool.connect();
-  try {
-    await client.query('BEGIN');
+  await inTransaction(pool, async (client) => {
     await client.query(
       'SELECT 1 FROM projection_checkpoints WHERE name = ANY($1::text[]) ORDER BY name FOR UPDATE',
       [names],
@@ -84,13 +81,7 @@ async function resetProjections(pool: Pool, projections: readonly Projection[]):
       'UPDATE projection_checkpoints SET position = $2, updated_at = now() WHERE name = ANY($1::text[])',
       [names, NOTHING_APPLIED.toString()],
     );
-    await client.query('COMMIT');
-  } catch (error) {
-    await client.query('ROLLBACK').catch(() => {});
-    throw error;
-  } finally {
-    client.release();
-  }
+  });
 }
 
 function rebuildTarget(options: RebuildOptions, projection: Projection): BatchTarget {
@@ -100,7 +91,6 @@ function rebuildTarget(options: RebuildOptions, projection: Projection): BatchTa
     handles: new Set(projection.handles),
     logger: (options.logger ?? silentLogger).child({ projection: projection.name, rebuild: true }),
     retryDelaysMs: options.retryDelaysMs ?? DEFAULT_RETRY_DELAYS_MS,
-    notify: options.notifyCheckpoints ?? true,
   };
 }
 

@@ -2,8 +2,9 @@ import type { AllSubscription, EventStore } from '@issuer/events';
 import type { Pool } from 'pg';
 import type { Logger } from 'pino';
 import type { Projection } from '../projection';
-import { DEFAULT_RETRY_DELAYS_MS } from './applyBatch';
+import { DEFAULT_RETRY_DELAYS_MS } from './applyEvents';
 import { CheckpointTracker } from './checkpointTracker';
+import { CheckpointNotifier } from './notifier';
 import { runProjector } from './projector';
 import { coalescingReader, ReadAhead } from './reader';
 import { migrateProjections } from './schema';
@@ -26,8 +27,8 @@ export interface ProjectorRunnerOptions {
   /** Pause after a database or store error. Default 1000 ms. */
   errorBackoffMs?: number;
   /**
-   * pg_notify each checkpoint for waiters in other processes. Default true; an all-in-one
-   * process can turn it off, since its own waiter is told directly.
+   * NOTIFY committed checkpoints for waiters in other processes (ListeningReadModelWaiter).
+   * Default true; an all-in-one process can turn it off, since its own waiter is told directly.
    */
   notifyCheckpoints?: boolean;
   /** Wake on new events through `store.subscribeToAll` (otherwise only wakes and polls). Default true. */
@@ -43,6 +44,7 @@ export class ProjectorRunner {
   readonly #wake = new WakeSignal();
   readonly #stopping = new AbortController();
   readonly #tracker: CheckpointTracker;
+  readonly #notifier: CheckpointNotifier | undefined;
   #loops: Promise<void>[] = [];
   #subscription: AllSubscription | undefined;
 
@@ -58,6 +60,8 @@ export class ProjectorRunner {
   constructor(options: ProjectorRunnerOptions) {
     this.#options = options;
     this.#tracker = new CheckpointTracker(options.projections.map((projection) => projection.name));
+    if (options.notifyCheckpoints ?? true)
+      this.#notifier = new CheckpointNotifier(options.pool, options.logger);
   }
 
   start(): this {
@@ -85,6 +89,7 @@ export class ProjectorRunner {
     this.#wake.wake();
     await this.#subscription?.close().catch(() => {});
     await Promise.all(this.#loops);
+    await this.#notifier?.flushed();
     this.#tracker.cancelAll();
     this.#options.logger.info('projectors stopped');
   }
@@ -111,14 +116,16 @@ export class ProjectorRunner {
         handles: new Set(projection.handles),
         logger: options.logger.child({ projection: projection.name }),
         retryDelaysMs: options.retryDelaysMs ?? DEFAULT_RETRY_DELAYS_MS,
-        notify: options.notifyCheckpoints ?? true,
         abort: this.#stopping.signal,
       },
       readAhead,
       wake: this.#wake,
       idlePollMs: options.idlePollMs ?? 1000,
       errorBackoffMs: options.errorBackoffMs ?? 1000,
-      onCheckpoint: (name: string, position: bigint) => this.#tracker.advance(name, position),
+      onCheckpoint: (name: string, position: bigint) => {
+        this.#tracker.advance(name, position);
+        this.#notifier?.committed(name, position);
+      },
     };
   }
 

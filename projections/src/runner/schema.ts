@@ -1,6 +1,7 @@
 import type { Pool, PoolClient } from 'pg';
 import type { Projection } from '../projection';
 import { NOTHING_APPLIED } from './batches';
+import { inTransaction } from './transactions';
 
 /** Any fixed number: every process that migrates projections takes this advisory lock. */
 const MIGRATION_LOCK_KEY = 7_214_530_001;
@@ -33,9 +34,7 @@ export async function migrateProjections(
   pool: Pool,
   projections: readonly Projection[],
 ): Promise<void> {
-  const client = await pool.connect();
-  try {
-    await client.query('BEGIN');
+  await inTransaction(pool, async (client) => {
     await client.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK_KEY]);
     await client.query(RUNNER_TABLES);
     for (const projection of projections) await projection.migrate(client);
@@ -43,13 +42,7 @@ export async function migrateProjections(
       client,
       projections.map((projection) => projection.name),
     );
-    await client.query('COMMIT');
-  } catch (error) {
-    await client.query('ROLLBACK').catch(() => {});
-    throw error;
-  } finally {
-    client.release();
-  }
+  });
 }
 
 export async function ensureCheckpointRows(

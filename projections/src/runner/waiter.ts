@@ -1,7 +1,8 @@
 import type { Pool, PoolClient } from 'pg';
 import type { Logger } from 'pino';
-import { CHECKPOINT_CHANNEL, parseCheckpointNotice, readCheckpoints } from './checkpoints';
+import { readCheckpoints } from './checkpoints';
 import { CheckpointTracker } from './checkpointTracker';
+import { CHECKPOINT_CHANNEL, parseCheckpointNotice } from './notifier';
 import { sleep } from './wakeSignal';
 
 /** Same shape as the API's `ReadModelWaiter` (api depends on projections, not the reverse). */
@@ -23,7 +24,7 @@ export interface ListeningWaiterOptions {
 
 /**
  * Read-your-writes for an API that runs apart from the projectors: one pooled connection LISTENs
- * for the checkpoint notices the runner sends on commit, and a slow timer re-reads the table.
+ * for the checkpoint notices the runner sends after each commit, and a slow timer re-reads the table.
  */
 export class ListeningReadModelWaiter implements ReadModelWaiter {
   readonly #options: ListeningWaiterOptions;
@@ -67,8 +68,8 @@ export class ListeningReadModelWaiter implements ReadModelWaiter {
     const client = await this.#options.pool.connect();
     client.on('notification', (message) => {
       if (message.channel !== CHECKPOINT_CHANNEL) return;
-      const notice = parseCheckpointNotice(message.payload);
-      if (notice) this.#tracker.advance(notice.name, BigInt(notice.position));
+      for (const [name, position] of parseCheckpointNotice(message.payload))
+        this.#tracker.advance(name, position);
     });
     client.on('error', (error) => this.#onListenerLost(client, error));
     try {
