@@ -169,10 +169,11 @@ export class EventStoreDbEventStore implements EventStore {
       const result = await this.#client.appendToStream(streamId, events.map(toEventData), {
         expectedRevision: toEsdbExpectedRevision(expectedRevision),
       });
-      // An idempotent repeat is answered like the original write: the revision and (on current
-      // servers) the log position of the last event of the stored range. When the server has no
-      // position to give (older servers on a repeat; an empty append), read that event's own.
-      const reported = events.length > 0 ? reportedCommitPosition(result.position) : undefined;
+      // For a single event the reported position is that event's own (an idempotent repeat is
+      // answered like the original write). For a batch, the API does not pin down which of its
+      // records the position belongs to, and readers compare it with the last event's position, so
+      // read that event's. Also when the server reports none (older servers on a repeat; empty).
+      const reported = events.length === 1 ? reportedCommitPosition(result.position) : undefined;
       const position =
         reported ?? (await this.#positionAt(streamId, result.nextExpectedRevision)) ?? 0n;
       return { nextExpectedRevision: result.nextExpectedRevision, position };
