@@ -25,6 +25,7 @@ const environmentSchema = z.object({
   TOKEN_LIFETIME_SECONDS: z.coerce.number().int().min(60).max(604_800).default(43_200),
   READ_YOUR_WRITES_TIMEOUT_MS: z.coerce.number().int().min(0).max(30_000).default(2_000),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  PROJECTORS: z.enum(['in-process', 'external']).default('in-process'),
   OPERATOR_EMAIL: z.string().email().optional(),
   OPERATOR_PASSWORD: z.string().min(8).optional(),
 });
@@ -45,6 +46,8 @@ export interface Config {
   tokenLifetimeSeconds: number;
   readYourWritesTimeoutMs: number;
   logLevel: Environment['LOG_LEVEL'];
+  /** 'external': `npm run projections` runs them; the API only waits for their checkpoints. */
+  projectors: Environment['PROJECTORS'];
   operator: { email: string; password: string } | undefined;
 }
 
@@ -97,6 +100,7 @@ export async function loadConfig(
     tokenLifetimeSeconds: e.TOKEN_LIFETIME_SECONDS,
     readYourWritesTimeoutMs: e.READ_YOUR_WRITES_TIMEOUT_MS,
     logLevel: e.LOG_LEVEL,
+    projectors: e.PROJECTORS,
     operator:
       e.OPERATOR_EMAIL && e.OPERATOR_PASSWORD
         ? { email: e.OPERATOR_EMAIL, password: e.OPERATOR_PASSWORD }

@@ -1,0 +1,123 @@
+import { join } from 'node:path';
+import type { EventStore } from '@issuer/events';
+import {
+  EventStoreDbEventStore,
+  PostgresEventStore,
+  startEmbeddedPostgres,
+} from '@issuer/eventstore';
+import { accountProjections, migrateProjections, type Projection } from '@issuer/projections';
+import pg from 'pg';
+import pino, { type Logger } from 'pino';
+import { migrateAuth } from './auth/loginThrottle';
+import { type Config, ConfigError, loadConfig } from './config';
+import { migrateHttp } from './http';
+
+/** Every read model the portal keeps, in one list for the runner, rebuild and health. */
+export const allProjections: readonly Projection[] = [...accountProjections];
+
+export interface Infrastructure {
+  config: Config;
+  logger: Logger;
+  /** The read-model database; also the event store's on the PostgreSQL default. */
+  pool: pg.Pool;
+  store: EventStore;
+  /** True when this process started the embedded PostgreSQL. */
+  startedEmbeddedPostgres: boolean;
+  close(): Promise<void>;
+}
+
+/**
+ * Opens the databases and the event store and brings every schema up to date. On the embedded
+ * default it starts PostgreSQL under DATA_DIR, or connects to the one a running `npm start`
+ * already serves from that folder (so `npm run operator` works beside it).
+ */
+export async function openInfrastructure(config: Config, logger: Logger): Promise<Infrastructure> {
+  const database = await openDatabase(config, logger);
+  const pool = new pg.Pool({ connectionString: database.url, max: 20 });
+  pool.on('error', (error) => logger.error({ err: error }, 'idle database connection failed'));
+  const store: EventStore & { migrate?: () => Promise<void> } = config.eventStoreUrl
+    ? new EventStoreDbEventStore(config.eventStoreUrl)
+    : new PostgresEventStore(pool);
+  try {
+    await store.migrate?.();
+    await migrateHttp(pool);
+    await migrateAuth(pool);
+    await migrateProjections(pool, allProjections);
+  } catch (error) {
+    await pool.end();
+    await database.stop();
+    throw error;
+  }
+  return {
+    config,
+    logger,
+    pool,
+    store,
+    startedEmbeddedPostgres: database.started,
+    async close() {
+      await store.close();
+      await pool.end();
+      await database.stop();
+    },
+  };
+}
+
+async function openDatabase(config: Config, logger: Logger) {
+  if (config.databaseUrl) return { url: config.databaseUrl, started: false, stop: async () => {} };
+  const port = config.embeddedPostgresPort;
+  const running = `postgres://postgres:postgres@127.0.0.1:${port}/postgres`;
+  if (await accepts(running)) {
+    logger.info({ port }, 'using the embedded PostgreSQL already running for this data folder');
+    return { url: running, started: false, stop: async () => {} };
+  }
+  const dataDir = join(config.dataDir, 'postgres');
+  logger.info({ dataDir, port }, 'starting the embedded PostgreSQL');
+  const server = await startEmbeddedPostgres({ dataDir, port, persistent: true });
+  return { url: server.url, started: true, stop: () => server.stop() };
+}
+
+async function accepts(url: string): Promise<boolean> {
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 1_000 });
+  try {
+    await client.connect();
+    return true;
+  } catch {
+    return false;
+  } finally {
+    await client.end().catch(() => {});
+  }
+}
+
+export function createLogger(config: Pick<Config, 'logLevel'>): Logger {
+  return pino({
+    level: config.logLevel,
+    redact: ['req.headers.authorization', 'password', '*.password', 'access_token'],
+  });
+}
+
+/**
+ * For command-line tools and worker processes: load the configuration (a bad one exits with a
+ * message naming the variable), open everything, run `work`, close everything.
+ */
+export async function withInfrastructure<T>(
+  work: (infrastructure: Infrastructure) => Promise<T>,
+  serves: 'api' | 'background' = 'background',
+): Promise<T> {
+  const config = await loadConfigOrExit(serves);
+  const infrastructure = await openInfrastructure(config, createLogger(config));
+  try {
+    return await work(infrastructure);
+  } finally {
+    await infrastructure.close();
+  }
+}
+
+export async function loadConfigOrExit(serves: 'api' | 'background'): Promise<Config> {
+  try {
+    return await loadConfig(process.env, { serves });
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    console.error(error.message);
+    process.exit(1);
+  }
+}

@@ -1,0 +1,91 @@
+import { serve } from '@hono/node-server';
+import {
+  ListeningReadModelWaiter,
+  type ProjectorRunner,
+  readProjectionStatus,
+  startProjectors,
+} from '@issuer/projections';
+import { createApp } from './app';
+import type { AppDependencies, ReadModelWaiter } from './http';
+import {
+  allProjections,
+  createLogger,
+  type Infrastructure,
+  loadConfigOrExit,
+  openInfrastructure,
+} from './infrastructure';
+import { printFirstStartGuidance } from './startupGuidance';
+
+/** `npm start`: the API, and (unless PROJECTORS=external) the projectors in the same process. */
+async function main() {
+  const config = await loadConfigOrExit('api');
+  const logger = createLogger(config);
+  const infrastructure = await openInfrastructure(config, logger);
+  const readSide = await startReadSide(infrastructure);
+  const deps: AppDependencies = {
+    store: infrastructure.store,
+    pool: infrastructure.pool,
+    readModels: readSide.waiter,
+    projectionStatus: readSide.status,
+    logger,
+    clock: () => new Date(),
+    config,
+  };
+  const app = createApp(deps);
+  const server = serve({ fetch: app.fetch, port: config.port, hostname: '0.0.0.0' }, (info) =>
+    logger.info(
+      { port: info.port },
+      `Issuer Portal API listening on http://localhost:${info.port}/api`,
+    ),
+  );
+  await printFirstStartGuidance(deps, infrastructure);
+
+  const shutdown = async (signal: string) => {
+    logger.info({ signal }, 'shutting down');
+    server.close();
+    await readSide.stop();
+    await infrastructure.close();
+    process.exit(0);
+  };
+  process.once('SIGINT', () => void shutdown('SIGINT'));
+  process.once('SIGTERM', () => void shutdown('SIGTERM'));
+}
+
+interface ReadSide {
+  waiter: ReadModelWaiter;
+  status: AppDependencies['projectionStatus'];
+  stop(): Promise<void>;
+}
+
+async function startReadSide({ config, store, pool, logger }: Infrastructure): Promise<ReadSide> {
+  if (config.projectors === 'external') {
+    const waiter = await ListeningReadModelWaiter.start({
+      pool,
+      logger,
+      names: allProjections.map((projection) => projection.name),
+    });
+    const names = allProjections.map((projection) => projection.name);
+    return {
+      waiter,
+      status: () => readProjectionStatus({ pool, store, names }),
+      stop: () => waiter.close(),
+    };
+  }
+  const runner: ProjectorRunner = await startProjectors({
+    store,
+    pool,
+    logger,
+    projections: allProjections,
+    notifyCheckpoints: false,
+  });
+  return {
+    waiter: runner.readModelWaiter,
+    status: () => runner.status(),
+    stop: () => runner.stop(),
+  };
+}
+
+main().catch((error: unknown) => {
+  console.error('Issuer Portal failed to start:', error);
+  process.exit(1);
+});
