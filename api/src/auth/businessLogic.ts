@@ -1,5 +1,5 @@
 import { conflict, notFound, type UserEvent, type UserSettings } from '@issuer/events';
-import type { User } from './user';
+import { evolveUser, initialUser, type User } from './user';
 
 export type RegisterUser = {
   type: 'RegisterUser';
@@ -64,13 +64,22 @@ function registerUser({ data }: RegisterUser, state: User): UserEvent[] {
   ];
 }
 
-function updateSettings({ data }: UpdateUserSettings, state: Active): UserEvent[] {
-  return [
-    {
-      type: 'UserSettingsUpdated',
-      data: { userId: state.userId, settings: data.settings, shortcuts: [...data.shortcuts] },
-    },
-  ];
+function updateSettings(command: UpdateUserSettings, state: Active): UserEvent[] {
+  return [settingsUpdated(state.userId, command)];
+}
+
+/**
+ * Saving settings depends on nothing in the user's state but their existence, so the route may
+ * append this blindly to an existing stream instead of loading it (the benchmark command).
+ */
+export function settingsUpdated(
+  userId: string,
+  { data }: UpdateUserSettings,
+): Extract<UserEvent, { type: 'UserSettingsUpdated' }> {
+  return {
+    type: 'UserSettingsUpdated',
+    data: { userId, settings: data.settings, shortcuts: [...data.shortcuts] },
+  };
 }
 
 function changePassword({ data }: ChangePassword, state: Active): UserEvent[] {
@@ -99,3 +108,5 @@ function signOut({ data }: SignOut, state: Active): UserEvent[] {
     },
   ];
 }
+
+export const userDecider = { initialState: initialUser, evolve: evolveUser, decide: decideUser };

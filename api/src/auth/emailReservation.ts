@@ -56,3 +56,9 @@ export function decideEmailReservation(
     }
   }
 }
+
+export const emailReservationDecider = {
+  initialState: initialEmailReservation,
+  evolve: evolveEmailReservation,
+  decide: decideEmailReservation,
+};

@@ -1,5 +1,11 @@
 import { type CompanyEvent, conflict, notFound } from '@issuer/events';
-import { type Company, MAX_PAYMENT_TERMINALS, type PaymentTerminal } from './company';
+import {
+  type Company,
+  evolveCompany,
+  initialCompany,
+  MAX_PAYMENT_TERMINALS,
+  type PaymentTerminal,
+} from './company';
 
 export type RegisterCompany = {
   type: 'RegisterCompany';
@@ -131,3 +137,9 @@ function findTerminal(state: Registered, terminalId: string): PaymentTerminal {
   if (!terminal) throw notFound('Payment terminal');
   return terminal;
 }
+
+export const companyDecider = {
+  initialState: initialCompany,
+  evolve: evolveCompany,
+  decide: decideCompany,
+};

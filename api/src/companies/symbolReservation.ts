@@ -50,3 +50,9 @@ export function decideSymbolReservation(
     }
   }
 }
+
+export const symbolReservationDecider = {
+  initialState: initialSymbolReservation,
+  evolve: evolveSymbolReservation,
+  decide: decideSymbolReservation,
+};

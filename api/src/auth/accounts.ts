@@ -1,0 +1,190 @@
+import { randomUUID } from 'node:crypto';
+import {
+  type EventStore,
+  type ExpectedRevision,
+  type NewEvent,
+  streamCategories,
+  streamName,
+} from '@issuer/events';
+import type { Context } from 'hono';
+import { companyDecider } from '../companies/businessLogic';
+import { symbolReservationDecider } from '../companies/symbolReservation';
+import {
+  type AppDependencies,
+  type AppEnv,
+  type DecidedEvent,
+  type Decider,
+  decideAndAppend,
+} from '../http';
+import { userDecider } from './businessLogic';
+import { emailReservationDecider } from './emailReservation';
+
+/** Load, decide and append on one stream; resolves to the last appended position, if any. */
+export interface StreamCommands {
+  handle<State, Command, Event extends DecidedEvent>(
+    streamId: string,
+    decider: Decider<State, Command, Event>,
+    command: Command,
+    expectedRevision?: ExpectedRevision,
+  ): Promise<bigint | undefined>;
+}
+
+/** Inside a request: the HTTP command pipeline, with the new account's tenant and actor. */
+export function requestStreamCommands(
+  c: Context<AppEnv>,
+  ids: { companyId: string; userId: string },
+): StreamCommands {
+  return {
+    async handle(streamId, decider, command, expectedRevision) {
+      const outcome = await decideAndAppend(c, {
+        streamId,
+        decider,
+        command,
+        ...ids,
+        ...(expectedRevision === undefined ? {} : { expectedRevision }),
+      });
+      return outcome.position;
+    },
+  };
+}
+
+/**
+ * Outside a request (the operator CLI and start-up): the same load, decide, append, without the
+ * pipeline's retries. These run once, by one process, so a conflict is reported, not retried.
+ */
+export function directStreamCommands(
+  deps: Pick<AppDependencies, 'store' | 'clock'>,
+  ids: { companyId: string; userId: string },
+): StreamCommands {
+  return {
+    async handle<State, Command, Event extends DecidedEvent>(
+      streamId: string,
+      decider: Decider<State, Command, Event>,
+      command: Command,
+      expectedRevision?: ExpectedRevision,
+    ) {
+      const { state, revision } = await foldStream(deps.store, streamId, decider);
+      const decided = decider.decide(command, state);
+      const events = Array.isArray(decided) ? decided : [decided];
+      if (events.length === 0) return undefined;
+      const correlationId = randomUUID();
+      const metadata = {
+        ...ids,
+        correlationId,
+        causationId: null,
+        occurredAt: deps.clock().toISOString(),
+        schemaVersion: 1,
+      };
+      const newEvents: NewEvent[] = events.map(({ type, data }) => ({
+        id: randomUUID(),
+        type,
+        data,
+        metadata,
+      }));
+      const appended = await deps.store.appendToStream(streamId, newEvents, {
+        expectedRevision: expectedRevision ?? revision ?? 'no_stream',
+      });
+      return appended.position;
+    },
+  };
+}
+
+/** A stream's state from the store itself, for code that runs outside a request. */
+export async function foldStream<State, Command, Event extends DecidedEvent>(
+  store: EventStore,
+  streamId: string,
+  decider: Decider<State, Command, Event>,
+): Promise<{ state: State; revision: bigint | undefined }> {
+  const stored = await store.readStream(streamId);
+  let state = decider.initialState();
+  // Trusted as stored: these streams have no upcasters yet.
+  for (const event of stored) state = decider.evolve(state, event as unknown as Event);
+  return { state, revision: stored.at(-1)?.revision };
+}
+
+export interface NewAccount {
+  userId: string;
+  companyId: string;
+  email: string;
+  displayName: string;
+  passwordHash: string;
+  roles: readonly string[];
+  /** Registration creates the company too; the operator joins the platform company instead. */
+  company?: { name: string; symbol: string };
+  now: Date;
+}
+
+/**
+ * Reserves the email (and the company symbol), then creates the company and the user. A step
+ * that fails releases what the earlier steps reserved, so the same registration can be retried.
+ * Resolves to the position of the last event written.
+ */
+export async function openAccount(commands: StreamCommands, account: NewAccount): Promise<bigint> {
+  const { userId, companyId, email, company } = account;
+  const emailStream = streamName(streamCategories.emailReservation, email);
+  await commands.handle(emailStream, emailReservationDecider, {
+    type: 'ReserveEmail',
+    data: { email, userId, companyId },
+  });
+  const releaseEmail = () =>
+    commands.handle(emailStream, emailReservationDecider, {
+      type: 'ReleaseEmail',
+      data: { email, userId },
+    });
+  if (!company) return withRelease(() => createUser(commands, account), [releaseEmail]);
+
+  const symbolStream = streamName(streamCategories.symbolReservation, company.symbol);
+  const releaseSymbol = () =>
+    commands.handle(symbolStream, symbolReservationDecider, {
+      type: 'ReleaseSymbol',
+      data: { symbol: company.symbol, companyId },
+    });
+  await withRelease(
+    () =>
+      commands.handle(symbolStream, symbolReservationDecider, {
+        type: 'ReserveSymbol',
+        data: { symbol: company.symbol, companyId },
+      }),
+    [releaseEmail],
+  );
+  return withRelease(async () => {
+    await commands.handle(
+      streamName(streamCategories.company, companyId),
+      companyDecider,
+      {
+        type: 'RegisterCompany',
+        data: { companyId, ...company, registeredBy: userId, now: account.now },
+      },
+      'no_stream',
+    );
+    return createUser(commands, account);
+  }, [releaseSymbol, releaseEmail]);
+}
+
+async function createUser(commands: StreamCommands, account: NewAccount): Promise<bigint> {
+  const { userId, companyId, email, displayName, passwordHash, roles, now } = account;
+  const position = await commands.handle(
+    streamName(streamCategories.user, userId),
+    userDecider,
+    {
+      type: 'RegisterUser',
+      data: { userId, companyId, email, displayName, passwordHash, roles, now },
+    },
+    'no_stream',
+  );
+  if (position === undefined) throw new Error(`User ${userId} was not created`);
+  return position;
+}
+
+/** Runs `step`; when it fails, runs the releases (best effort) and rethrows the step's error. */
+async function withRelease<T>(
+  step: () => Promise<T>,
+  releases: readonly (() => Promise<unknown>)[],
+): Promise<T> {
+  try {
+    return await step();
+  } catch (error) {
+    for (const release of releases) await release().catch(() => undefined);
+    throw error;
+  }
+}

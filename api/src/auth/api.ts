@@ -1,0 +1,232 @@
+import { randomUUID } from 'node:crypto';
+import { DomainError, invalid, streamCategories, streamName, userSettings } from '@issuer/events';
+import { raisePasswordVersion, recordRevokedTokens } from '@issuer/projections';
+import { type Context, Hono } from 'hono';
+import { z } from 'zod';
+import {
+  type AppEnv,
+  appendEvents,
+  decideAndAppend,
+  errorResponse,
+  type Feature,
+  idempotent,
+  jsonBody,
+  loadState,
+  waitForReadModels,
+} from '../http';
+import { openAccount, requestStreamCommands } from './accounts';
+import { authenticate, authenticatedToken, bearerToken } from './authenticate';
+import { settingsUpdated, userDecider } from './businessLogic';
+import {
+  companyNameField,
+  companySymbolField,
+  emailField,
+  loginSchema,
+  newPasswordField,
+  normalizeEmail,
+  passwordsDoNotMatch,
+} from './credentials';
+import { emailReservationDecider } from './emailReservation';
+import { clearLoginFailures, loginRetryAfterSeconds, recordLoginFailure } from './loginThrottle';
+import { hashPassword, verifyAgainstDummyHash, verifyPassword } from './passwords';
+import { signAccessToken, type TokenSubject, verifyAccessToken } from './tokens';
+import type { User } from './user';
+
+type ActiveUser = Extract<User, { status: 'active' }>;
+
+import { loadSessionUser } from './userObject';
+
+const confirmationFields = ['confirm', 'passwordConfirm'] as const;
+
+const registerSchema = z
+  .strictObject({
+    companyName: companyNameField,
+    companySymbol: companySymbolField,
+    email: emailField,
+    password: newPasswordField,
+    confirm: z.string().max(1024).optional(),
+    passwordConfirm: z.string().max(1024).optional(),
+  })
+  .superRefine((form, context) => {
+    for (const field of confirmationFields) {
+      const confirmation = form[field];
+      if (confirmation !== undefined && confirmation !== form.password) {
+        context.addIssue({ code: 'custom', path: [field], message: passwordsDoNotMatch });
+      }
+    }
+  });
+
+/** The seed's client posts its whole session user; only settings and shortcuts are saved. */
+const updateUserSchema = z.strictObject({
+  user: z.strictObject({
+    role: z.unknown().optional(),
+    uid: z.unknown().optional(),
+    from: z.unknown().optional(),
+    isIssuer: z.unknown().optional(),
+    activeTerminalId: z.unknown().optional(),
+    data: z.strictObject({
+      settings: userSettings,
+      shortcuts: z.array(z.string().max(100)).max(50),
+      companyName: z.unknown().optional(),
+      fiatBalanceCad: z.unknown().optional(),
+      email: z.unknown().optional(),
+      photoURL: z.unknown().optional(),
+      displayName: z.unknown().optional(),
+      terminalDeviceId: z.unknown().optional(),
+      terminalDeviceId2: z.unknown().optional(),
+      terminalDeviceId3: z.unknown().optional(),
+      providers: z.unknown().optional(),
+      verified: z.unknown().optional(),
+    }),
+  }),
+});
+
+const changePasswordSchema = z.strictObject({
+  currentPassword: z.string().min(1, 'Current password is required').max(1024),
+  newPassword: newPasswordField,
+});
+
+const wrongCredentials = () =>
+  new DomainError(401, 'invalid_credentials', 'Email or password is incorrect', {
+    email: 'Check your username/email',
+    password: 'Check your password',
+  });
+
+/** `{ user, access_token }` with a fresh token: the answer of register, login and re-login. */
+async function sessionAnswer(c: Context<AppEnv>, subject: TokenSubject) {
+  const { config, clock } = c.var.deps;
+  const [user, signed] = await Promise.all([
+    loadSessionUser(c, subject),
+    signAccessToken(config, subject, { tokenId: randomUUID(), now: clock() }),
+  ]);
+  return { user, access_token: signed.token };
+}
+
+const userStream = (userId: string) => streamName(streamCategories.user, userId);
+
+/** The user behind an email, read from the write side: login never waits on a projection. */
+async function userByEmail(c: Context<AppEnv>, email: string): Promise<ActiveUser | undefined> {
+  const reservation = await loadState(
+    c,
+    streamName(streamCategories.emailReservation, email),
+    emailReservationDecider,
+  );
+  if (reservation.state.status !== 'reserved') return undefined;
+  const user = await loadState(c, userStream(reservation.state.userId), userDecider);
+  return user.state.status === 'active' ? user.state : undefined;
+}
+
+export const authRoutes: Feature = () =>
+  new Hono<AppEnv>()
+    .post('/auth/register', idempotent, jsonBody(registerSchema), async (c) => {
+      const form = c.req.valid('json');
+      const ids = { companyId: randomUUID(), userId: randomUUID() };
+      const position = await openAccount(requestStreamCommands(c, ids), {
+        ...ids,
+        email: form.email,
+        displayName: form.companyName,
+        passwordHash: await hashPassword(form.password),
+        roles: ['admin'],
+        company: { name: form.companyName, symbol: form.companySymbol },
+        now: c.var.deps.clock(),
+      });
+      await waitForReadModels(c, position);
+      return c.json(await sessionAnswer(c, { ...ids, roles: ['admin'], passwordVersion: 0 }), 200);
+    })
+    .post('/auth', jsonBody(loginSchema), async (c) => {
+      const { pool, clock } = c.var.deps;
+      const { password } = c.req.valid('json');
+      const email = normalizeEmail(c.req.valid('json').email);
+      const retryAfter = await loginRetryAfterSeconds(pool, email, clock());
+      if (retryAfter !== undefined) {
+        c.header('Retry-After', String(retryAfter));
+        return errorResponse(
+          c,
+          429,
+          'too_many_attempts',
+          `Too many failed logins: try again in ${retryAfter} seconds`,
+        );
+      }
+      const user = await userByEmail(c, email);
+      const verified = user
+        ? await verifyPassword(user.passwordHash, password)
+        : await verifyAgainstDummyHash(password);
+      if (!user || !verified) {
+        await recordLoginFailure(pool, email, clock());
+        throw wrongCredentials();
+      }
+      await clearLoginFailures(pool, email);
+      const { userId, companyId, roles, passwordVersion } = user;
+      return c.json(await sessionAnswer(c, { userId, companyId, roles, passwordVersion }), 200);
+    })
+    .get('/auth/access-token', async (c) => {
+      const token = await authenticatedToken(c);
+      const { userId, companyId, roles, passwordVersion } = token;
+      return c.json(await sessionAnswer(c, { userId, companyId, roles, passwordVersion }), 200);
+    })
+    .post('/auth/user/update', authenticate, idempotent, jsonBody(updateUserSchema), async (c) => {
+      const { settings, shortcuts } = c.req.valid('json').user.data;
+      const { userId } = c.var.caller;
+      const event = settingsUpdated(userId, {
+        type: 'UpdateUserSettings',
+        data: { settings, shortcuts },
+      });
+      // A blind append: the token proved the user exists and the last save wins.
+      const { position } = await appendEvents(c, userStream(userId), [event], {
+        expectedRevision: 'stream_exists',
+      });
+      const readModels = await waitForReadModels(c, position);
+      return c.json({ settings, shortcuts, readModels }, 200);
+    })
+    .post('/auth/logout', authenticate, idempotent, async (c) => {
+      const { config, clock, pool } = c.var.deps;
+      const { userId, companyId, tokenId } = c.var.caller;
+      const { expiresAt } = await verifyAccessToken(
+        config,
+        bearerToken(c.req.header('Authorization')),
+        clock(),
+      );
+      const { position } = await appendEvents(
+        c,
+        userStream(userId),
+        [{ type: 'UserSignedOut', data: { userId, tokenId, expiresAt: expiresAt.toISOString() } }],
+        { expectedRevision: 'stream_exists' },
+      );
+      // Effective now, whatever the projection's lag; the projection's own write is a no-op.
+      await recordRevokedTokens(pool, [
+        { tokenId, userId, companyId, expiresAt: expiresAt.toISOString(), position },
+      ]);
+      return c.body(null, 204);
+    })
+    .post('/auth/password', authenticate, idempotent, jsonBody(changePasswordSchema), async (c) => {
+      const { pool, clock } = c.var.deps;
+      const { currentPassword, newPassword } = c.req.valid('json');
+      const { userId, companyId } = c.var.caller;
+      const loaded = await loadState(c, userStream(userId), userDecider);
+      const current = loaded.state;
+      if (
+        current.status !== 'active' ||
+        !(await verifyPassword(current.passwordHash, currentPassword))
+      ) {
+        throw invalid('The current password is not correct', {
+          currentPassword: 'The current password is not correct',
+        });
+      }
+      const outcome = await decideAndAppend(c, {
+        streamId: userStream(userId),
+        decider: userDecider,
+        command: {
+          type: 'ChangePassword',
+          data: { passwordHash: await hashPassword(newPassword), now: clock() },
+        },
+        // Pinned: a change that slipped in after the check above must not be overwritten.
+        expectedRevision: loaded.revision ?? 'no_stream',
+      });
+      const passwordVersion = current.passwordVersion + 1;
+      await raisePasswordVersion(pool, userId, passwordVersion);
+      await waitForReadModels(c, outcome.position);
+      return c.json(
+        await sessionAnswer(c, { userId, companyId, roles: current.roles, passwordVersion }),
+        200,
+      );
+    });

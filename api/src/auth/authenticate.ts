@@ -1,0 +1,42 @@
+import { forbidden } from '@issuer/events';
+import { getTokenStanding } from '@issuer/projections';
+import type { Context, MiddlewareHandler } from 'hono';
+import type { AppEnv } from '../http';
+import { type AccessToken, invalidToken, verifyAccessToken } from './tokens';
+
+export function bearerToken(header: string | undefined): string {
+  const match = header?.match(/^Bearer\s+([\w-]+\.[\w-]+\.[\w-]*)\s*$/i);
+  if (!match?.[1]) throw invalidToken();
+  return match[1];
+}
+
+/**
+ * Verifies the Bearer token, then asks the read-model database whether it was signed out or
+ * predates a password change (both written synchronously by their commands, so no lag).
+ */
+export async function authenticatedToken(c: Context<AppEnv>): Promise<AccessToken> {
+  const { config, clock, pool } = c.var.deps;
+  const token = await verifyAccessToken(
+    config,
+    bearerToken(c.req.header('Authorization')),
+    clock(),
+  );
+  const standing = await getTokenStanding(pool, token);
+  if (standing.revoked || token.passwordVersion < standing.passwordVersion) throw invalidToken();
+  return token;
+}
+
+/** Sets `c.var.caller` from the verified token only; the company id never comes from the body. */
+export const authenticate: MiddlewareHandler<AppEnv> = async (c, next) => {
+  const { userId, companyId, roles, tokenId } = await authenticatedToken(c);
+  c.set('caller', { userId, companyId, roles, tokenId });
+  await next();
+};
+
+/** After `authenticate`: the caller needs at least one of the roles. */
+export function requireRole(...roles: readonly string[]): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    if (!c.var.caller.roles.some((role) => roles.includes(role))) throw forbidden();
+    await next();
+  };
+}

@@ -1,0 +1,136 @@
+import { PostgresEventStore } from '@issuer/eventstore';
+import { accountProjections, migrateProjections, ProjectorRunner } from '@issuer/projections';
+import type { Hono } from 'hono';
+import pg from 'pg';
+import pino from 'pino';
+import { createApp } from '../../app';
+import { type AppDependencies, type AppEnv, migrateHttp } from '../../http';
+import { migrateAuth } from '../loginThrottle';
+
+// test-support/ sits outside this project's rootDir, so tsc cannot follow a static import of it.
+const testSupportModule = '../../../../test-support/databases';
+
+async function createDatabase(): Promise<string> {
+  const support: { createDatabase(): Promise<string> } = await import(
+    /* @vite-ignore */ testSupportModule
+  );
+  return support.createDatabase();
+}
+
+export const testTokenConfig = {
+  tokenSecret: new TextEncoder().encode('accounts-test-secret-0123456789-abcdef'),
+  tokenIssuer: 'issuer-portal-test',
+  tokenAudience: 'issuer-portal-api-test',
+  tokenLifetimeSeconds: 3600,
+};
+
+export interface AccountsHarness {
+  app: Hono<AppEnv>;
+  deps: AppDependencies;
+  store: PostgresEventStore;
+  pool: pg.Pool;
+  advanceClock(ms: number): void;
+  /** JSON request with an optional Bearer token. */
+  call(
+    method: string,
+    path: string,
+    options?: { token?: string; body?: unknown; headers?: Record<string, string> },
+  ): Promise<Response>;
+  close(): Promise<void>;
+}
+
+/**
+ * The real app (every feature of app.ts) on a fresh database: the PostgreSQL event store, the
+ * account read models kept by a real projector runner, the real waiter for read-your-writes.
+ */
+export async function startAccountsHarness(): Promise<AccountsHarness> {
+  const url = await createDatabase();
+  const pool = new pg.Pool({ connectionString: url, max: 10 });
+  const storePool = new pg.Pool({ connectionString: url, max: 10 });
+  const store = new PostgresEventStore(storePool);
+  await store.migrate();
+  await migrateHttp(pool);
+  await migrateAuth(pool);
+  await migrateProjections(pool, accountProjections);
+  const logger = pino({ level: 'silent' });
+  const runner = new ProjectorRunner({
+    store,
+    pool,
+    projections: accountProjections,
+    logger,
+    notifyCheckpoints: false,
+    idlePollMs: 100,
+  }).start();
+  let now = new Date('2025-03-01T10:00:00.000Z').getTime();
+  const deps: AppDependencies = {
+    store,
+    pool,
+    readModels: runner.readModelWaiter,
+    projectionStatus: async () => ({ projections: [], recentFailures: [] }),
+    logger,
+    clock: () => new Date(now),
+    config: { ...testTokenConfig, readYourWritesTimeoutMs: 5_000 },
+  };
+  const app = createApp(deps);
+  return {
+    app,
+    deps,
+    store,
+    pool,
+    advanceClock: (ms) => {
+      now += ms;
+    },
+    call: async (method, path, { token, body, headers = {} } = {}) =>
+      app.request(path, {
+        method,
+        headers: {
+          ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
+          ...(token ? { Authorization: `Bearer ${token}` } : {}),
+          ...headers,
+        },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      }),
+    close: async () => {
+      await runner.stop();
+      await store.close();
+      await Promise.all([storePool.end(), pool.end()]);
+    },
+  };
+}
+
+let symbolCounter = 0;
+
+/** A valid registration form with a unique email and symbol. */
+export function registrationForm(overrides: Record<string, unknown> = {}) {
+  symbolCounter += 1;
+  const suffix = `${Date.now().toString(36)}${symbolCounter}`.slice(-6).toUpperCase();
+  return {
+    companyName: 'Acme Mining',
+    companySymbol: `A${suffix}`,
+    email: `owner-${suffix.toLowerCase()}@acme.test`,
+    password: 'tundra-Falcon-42',
+    ...overrides,
+  };
+}
+
+export interface SessionAnswer {
+  user: {
+    role: string[];
+    uid: string;
+    from: string;
+    data: Record<string, unknown>;
+    isIssuer: boolean;
+    activeTerminalId: string;
+  };
+  access_token: string;
+}
+
+export async function registered(
+  h: AccountsHarness,
+  overrides: Record<string, unknown> = {},
+): Promise<SessionAnswer & { form: ReturnType<typeof registrationForm> }> {
+  const form = registrationForm(overrides);
+  const res = await h.call('POST', '/api/auth/register', { body: form });
+  if (res.status !== 200) throw new Error(`register: ${res.status} ${await res.text()}`);
+  return { ...((await res.json()) as SessionAnswer), form };
+}

@@ -1,0 +1,111 @@
+import { DomainError } from '@issuer/events';
+import { errors, jwtVerify, SignJWT } from 'jose';
+import { z } from 'zod';
+import type { ApiConfig } from '../http';
+
+/** One algorithm, pinned on both sides: a token that names any other (or `none`) is refused. */
+const algorithm = 'HS256';
+
+export interface TokenSubject {
+  userId: string;
+  companyId: string;
+  roles: readonly string[];
+  /** Tokens carry the password version they were issued under; a change cuts older ones off. */
+  passwordVersion: number;
+}
+
+export interface AccessToken extends TokenSubject {
+  tokenId: string;
+  issuedAt: Date;
+  expiresAt: Date;
+}
+
+type TokenConfig = Pick<
+  ApiConfig,
+  'tokenSecret' | 'tokenIssuer' | 'tokenAudience' | 'tokenLifetimeSeconds'
+>;
+
+export const invalidTokenMessage = 'Invalid access_token';
+export const expiredTokenMessage = 'access_token expired';
+
+export const invalidToken = () => new DomainError(401, 'invalid_token', invalidTokenMessage);
+const expiredToken = () => new DomainError(401, 'token_expired', expiredTokenMessage);
+
+/** `tokenId` and `now` come from the caller: ids and the clock stay injectable. */
+export async function signAccessToken(
+  config: TokenConfig,
+  subject: TokenSubject,
+  { tokenId, now }: { tokenId: string; now: Date },
+): Promise<{ token: string; claims: AccessToken }> {
+  const issuedAtSeconds = Math.floor(now.getTime() / 1000);
+  const expiresAtSeconds = issuedAtSeconds + config.tokenLifetimeSeconds;
+  const token = await new SignJWT({
+    tid: subject.companyId,
+    roles: [...subject.roles],
+    pwv: subject.passwordVersion,
+  })
+    .setProtectedHeader({ alg: algorithm, typ: 'JWT' })
+    .setIssuer(config.tokenIssuer)
+    .setAudience(config.tokenAudience)
+    .setSubject(subject.userId)
+    .setJti(tokenId)
+    .setIssuedAt(issuedAtSeconds)
+    .setExpirationTime(expiresAtSeconds)
+    .sign(config.tokenSecret);
+  return {
+    token,
+    claims: {
+      ...subject,
+      tokenId,
+      issuedAt: new Date(issuedAtSeconds * 1000),
+      expiresAt: new Date(expiresAtSeconds * 1000),
+    },
+  };
+}
+
+const claimsSchema = z.object({
+  sub: z.string().min(1),
+  tid: z.string().min(1),
+  jti: z.string().min(1),
+  roles: z.array(z.string()),
+  pwv: z.number().int().min(0),
+  iat: z.number(),
+  exp: z.number(),
+});
+
+/**
+ * Signature, algorithm, issuer, audience and expiry; revocation and the password version need
+ * the database and are checked by the middleware. Throws a 401 DomainError with the seed's
+ * messages: 'access_token expired' or 'Invalid access_token'.
+ */
+export async function verifyAccessToken(
+  config: TokenConfig,
+  token: string,
+  now: Date,
+): Promise<AccessToken> {
+  let payload: unknown;
+  try {
+    ({ payload } = await jwtVerify(token, config.tokenSecret, {
+      algorithms: [algorithm],
+      issuer: config.tokenIssuer,
+      audience: config.tokenAudience,
+      currentDate: now,
+      requiredClaims: ['sub', 'jti', 'iat', 'exp'],
+    }));
+  } catch (error) {
+    if (error instanceof errors.JWTExpired) throw expiredToken();
+    throw invalidToken();
+  }
+  const claims = claimsSchema.safeParse(payload);
+  if (!claims.success) throw invalidToken();
+  const { sub, tid, jti, roles, pwv, iat, exp } = claims.data;
+  return {
+    userId: sub,
+    companyId: tid,
+    roles,
+    passwordVersion: pwv,
+    tokenId: jti,
+    issuedAt: new Date(iat * 1000),
+    expiresAt: new Date(exp * 1000),
+  };
+}

@@ -1,0 +1,2 @@
+export { companyRoutes } from './api';
+export { companyDecider } from './businessLogic';

@@ -1,0 +1,136 @@
+import { notFound, streamCategories, streamName } from '@issuer/events';
+import {
+  type CompanyProfile,
+  type CompanySortField,
+  companySortFields,
+  getCompanyProfile,
+  listCompanies,
+} from '@issuer/projections';
+import { type Context, Hono } from 'hono';
+import { z } from 'zod';
+import { authenticate, requireRole } from '../auth/authenticate';
+import { centsToCad } from '../auth/userObject';
+import { type CompanyCommand, companyDecider } from '../companies/businessLogic';
+import {
+  type AppEnv,
+  executeCommand,
+  type Feature,
+  idempotent,
+  jsonBody,
+  jsonEncoded,
+  pathParams,
+  queryParams,
+} from '../http';
+import { operatorRole } from './operator';
+
+const maxPageSize = 500;
+const sortFields = Object.keys(companySortFields) as [CompanySortField, ...CompanySortField[]];
+const flag = z.union([z.boolean(), z.literal(1), z.literal(0)]).transform((value) => !!value);
+
+/** react-admin's list contract: `sort=["name","ASC"]&range=[0,24]&filter={"q":"..."}`. */
+const listQuery = z.strictObject({
+  sort: jsonEncoded(z.tuple([z.enum(sortFields), z.enum(['ASC', 'DESC'])])).optional(),
+  range: jsonEncoded(
+    z
+      .tuple([z.number().int().min(0), z.number().int().min(0)])
+      .refine(([start, end]) => end >= start, 'The range must end at or after its start')
+      .refine(
+        ([start, end]) => end - start < maxPageSize,
+        `A page holds at most ${maxPageSize} rows`,
+      ),
+  ).optional(),
+  filter: jsonEncoded(
+    z.strictObject({
+      q: z.string().max(200).optional(),
+      verified: flag.optional(),
+      isIssuer: flag.optional(),
+    }),
+  ).optional(),
+});
+
+const companyPath = z.strictObject({ id: z.uuid('Unknown company') });
+const issuerSchema = z.strictObject({
+  isIssuer: z.boolean({ error: 'isIssuer must be true or false' }),
+});
+
+/** A company as the operator's react-admin list and show pages read it. */
+function companyRecord(company: CompanyProfile) {
+  return {
+    id: company.companyId,
+    name: company.name,
+    symbol: company.symbol,
+    verified: company.verified,
+    isIssuer: company.isIssuer,
+    terminalCount: company.terminals.length,
+    fiatBalanceCad: centsToCad(company.fiatBalanceCents),
+    registeredAt: company.registeredAt,
+  };
+}
+
+async function companyOrNotFound(c: Context<AppEnv>, companyId: string) {
+  const company = await getCompanyProfile(c.var.deps.pool, companyId);
+  if (!company) throw notFound('Company');
+  return companyRecord(company);
+}
+
+/** The operator acts on the company named in the path: that company is the events' tenant. */
+async function onCompany(c: Context<AppEnv>, companyId: string, command: CompanyCommand) {
+  await executeCommand(c, {
+    streamId: streamName(streamCategories.company, companyId),
+    decider: companyDecider,
+    command,
+    companyId,
+  });
+  return companyOrNotFound(c, companyId);
+}
+
+export const operatorRoutes: Feature = () =>
+  new Hono<AppEnv>()
+    .use('/operator/*', authenticate, requireRole(operatorRole))
+    .get('/operator/companies', queryParams(listQuery), async (c) => {
+      const { sort, range, filter } = c.req.valid('query');
+      const [field, order] = sort ?? ['name', 'ASC'];
+      const [start, end] = range ?? [0, 24];
+      const list = await listCompanies(c.var.deps.pool, {
+        sort: { field, order },
+        range: { start, end },
+        filter: filter ?? {},
+      });
+      const shownEnd = start + list.rows.length - 1;
+      c.header(
+        'Content-Range',
+        list.rows.length > 0
+          ? `companies ${start}-${shownEnd}/${list.total}`
+          : `companies */${list.total}`,
+      );
+      return c.json(list.rows.map(companyRecord), 200);
+    })
+    .get('/operator/companies/:id', pathParams(companyPath), async (c) =>
+      c.json(await companyOrNotFound(c, c.req.valid('param').id), 200),
+    )
+    .post('/operator/companies/:id/verify', idempotent, pathParams(companyPath), async (c) => {
+      const { userId } = c.var.caller;
+      const record = await onCompany(c, c.req.valid('param').id, {
+        type: 'VerifyCompany',
+        data: { operatorId: userId, now: c.var.deps.clock() },
+      });
+      return c.json(record, 200);
+    })
+    .post(
+      '/operator/companies/:id/issuer',
+      idempotent,
+      pathParams(companyPath),
+      jsonBody(issuerSchema),
+      async (c) => {
+        const { userId } = c.var.caller;
+        const record = await onCompany(c, c.req.valid('param').id, {
+          type: 'SetIssuerStatus',
+          data: {
+            isIssuer: c.req.valid('json').isIssuer,
+            operatorId: userId,
+            now: c.var.deps.clock(),
+          },
+        });
+        return c.json(record, 200);
+      },
+    );

@@ -1,0 +1,29 @@
+import { DomainError } from '@issuer/events';
+import { withInfrastructure } from '../infrastructure';
+import { parseOperatorArgs, usage } from './cliArgs';
+import { createOperator } from './operator';
+
+/** `npm run operator -- create --email … --password …` */
+async function main(argv: readonly string[]): Promise<number> {
+  const parsed = parseOperatorArgs(argv);
+  if ('error' in parsed) {
+    console.error(`${parsed.error}\n\n${usage}`);
+    return 2;
+  }
+  try {
+    const { email } = await withInfrastructure((infrastructure) =>
+      createOperator(infrastructure, parsed),
+    );
+    console.log(`Operator ${email} created. Sign in through POST /api/auth.`);
+    return 0;
+  } catch (error) {
+    if (!(error instanceof DomainError)) throw error;
+    const details = Object.entries(error.fields ?? {}).map(
+      ([field, text]) => `  ${field}: ${text}`,
+    );
+    console.error([error.message, ...details].join('\n'));
+    return 1;
+  }
+}
+
+process.exitCode = await main(process.argv.slice(2));
