@@ -35,6 +35,8 @@ import {
 const DEFAULT_READ_ALL_COUNT = 1000;
 /** Backward page size when looking for the newest non-system event. */
 const HEAD_PAGE_SIZE = 32;
+/** Page size of a stream read "as of" a time, which stops after the page that passes it. */
+const AS_OF_PAGE_SIZE = 256n;
 
 // ---- pure mappings (exported for unit tests) -------------------------------------------------
 
@@ -151,6 +153,11 @@ export function toRecordedEvent(event: EsdbRecordedEvent): RecordedEvent {
 
 // ---- adapter ---------------------------------------------------------------------------------
 
+/**
+ * A note on reads: every read is iterated to its end, never left with `break` or `return`. An
+ * abandoned read leaves the client's gRPC call unconsumed; it never finishes, and the client's
+ * dispose() (our close()) waits for it forever. Reads are therefore bounded by maxCount and drained.
+ */
 export class EventStoreDbEventStore implements EventStore {
   readonly #client: EventStoreDBClient;
 
@@ -185,30 +192,45 @@ export class EventStoreDbEventStore implements EventStore {
   }
 
   async readStream(streamId: string, options: ReadStreamOptions = {}): Promise<RecordedEvent[]> {
-    const fromRevision = options.fromRevision ?? 0n;
     const { toRevision, recordedUntil } = options;
-    if (toRevision !== undefined && toRevision < fromRevision) return [];
-    const read = this.#client.readStream(streamId, {
-      fromRevision,
-      ...(toRevision === undefined ? {} : { maxCount: toRevision - fromRevision + 1n }),
-    });
     const events: RecordedEvent[] = [];
-    let stoppedEarly = false;
-    try {
-      for await (const resolved of read) {
-        if (resolved.event === undefined) continue;
-        if (recordedUntil !== undefined && resolved.event.created > recordedUntil) {
-          stoppedEarly = true;
-          break;
+    let next = options.fromRevision ?? 0n;
+    // Every read is consumed to its end (see the note on reads at the top of the class); a read
+    // "as of" a time goes page by page so that it stops soon after passing that time.
+    for (;;) {
+      const remaining = toRevision === undefined ? undefined : toRevision - next + 1n;
+      if (remaining !== undefined && remaining <= 0n) return events;
+      const pageSize =
+        recordedUntil === undefined
+          ? remaining
+          : remaining === undefined || remaining > AS_OF_PAGE_SIZE
+            ? AS_OF_PAGE_SIZE
+            : remaining;
+      const pageStart = next;
+      let received = 0n;
+      let passedUntil = false;
+      try {
+        for await (const resolved of this.#client.readStream(streamId, {
+          fromRevision: next,
+          ...(pageSize === undefined ? {} : { maxCount: pageSize }),
+        })) {
+          received += 1n;
+          const event = resolved.event;
+          if (event === undefined || passedUntil) continue;
+          if (recordedUntil !== undefined && event.created > recordedUntil) {
+            passedUntil = true;
+            continue;
+          }
+          events.push(toRecordedEvent(event));
+          next = event.revision + 1n;
         }
-        events.push(toRecordedEvent(resolved.event));
+      } catch (error) {
+        if (error instanceof StreamNotFoundError) return [];
+        throw error;
       }
-    } catch (error) {
-      if (error instanceof StreamNotFoundError) return [];
-      throw error;
+      if (passedUntil || pageSize === undefined || received < pageSize) return events;
+      if (next === pageStart) return events;
     }
-    if (stoppedEarly) await read.cancel();
-    return events;
   }
 
   async readAll(options: ReadAllOptions = {}): Promise<RecordedEvent[]> {
@@ -252,6 +274,7 @@ export class EventStoreDbEventStore implements EventStore {
     for (;;) {
       let received = 0;
       let last: Position | undefined;
+      let head: bigint | undefined;
       for await (const resolved of this.#client.readAll({
         direction: BACKWARDS,
         fromPosition: from,
@@ -259,12 +282,13 @@ export class EventStoreDbEventStore implements EventStore {
       })) {
         received += 1;
         const event = resolved.event;
-        if (event === undefined) continue;
+        if (event === undefined || head !== undefined) continue;
         // Backward reads are exclusive of `from`, but guard anyway against re-reading it.
         if (last === undefined && from !== END && !isBefore(event.position, from)) continue;
         last = event.position;
-        if (!isSystemEvent(event)) return event.position.commit;
+        if (!isSystemEvent(event)) head = event.position.commit;
       }
+      if (head !== undefined) return head;
       if (received < HEAD_PAGE_SIZE || last === undefined) return undefined;
       from = last;
     }
@@ -277,18 +301,19 @@ export class EventStoreDbEventStore implements EventStore {
   /** The commit position of the event at `revision`, or undefined when there is none. */
   async #positionAt(streamId: string, revision: bigint): Promise<bigint | undefined> {
     if (revision < 0n) return undefined;
+    let position: bigint | undefined;
     try {
       for await (const resolved of this.#client.readStream(streamId, {
         fromRevision: revision,
         maxCount: 1,
       })) {
-        if (resolved.event?.position) return resolved.event.position.commit;
+        position ??= resolved.event?.position?.commit;
       }
     } catch (error) {
       if (error instanceof StreamNotFoundError) return undefined;
       throw error;
     }
-    return undefined;
+    return position;
   }
 }
 
@@ -324,6 +349,9 @@ export class EventStoreDbAllSubscription implements AllSubscription {
       // Destroying the stream on close() ends a pending read with a premature-close error.
       if (this.#closed) return;
       throw error;
+    } finally {
+      // A reader that stops iterating (break, an error) ends the subscription on the server too.
+      await this.close();
     }
   }
 
