@@ -1,14 +1,27 @@
+import { Hono } from 'hono';
+import { HTTPException } from 'hono/http-exception';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type CounterControls, counterFeature } from './testing/counterFeature';
 import { type Harness, startHarness } from './testing/harness';
 import { errorOf } from './testing/responses';
+import type { AppEnv, Feature } from './types';
 
 const controls: CounterControls = { crashBeforeAppend: false, stall: undefined };
 const auth = { Authorization: 'Test company-1 user-1' };
 let h: Harness;
 
+const edgeCases: Feature = (deps) =>
+  new Hono<AppEnv>()
+    .get('/edge/unvalidated/:id', async (c) => {
+      await deps.pool.query('SELECT $1::uuid', [c.req.param('id')]);
+      return c.json({ ok: true });
+    })
+    .get('/edge/http-exception', () => {
+      throw new HTTPException(401);
+    });
+
 beforeAll(async () => {
-  h = await startHarness([counterFeature(controls)]);
+  h = await startHarness([counterFeature(controls), edgeCases]);
 });
 afterAll(() => h.close());
 
@@ -116,5 +129,20 @@ describe('the one error shape', () => {
     } finally {
       controls.crashBeforeAppend = false;
     }
+  });
+
+  it('answers a value PostgreSQL refuses (a validator was missing) with 400, not 500', async () => {
+    const res = await h.app.request('/api/edge/unvalidated/not-a-uuid');
+    expect(res.status).toBe(400);
+    expect(await errorOf(res)).toEqual({
+      code: 'invalid_request',
+      message: 'A value in the request is not valid',
+    });
+  });
+
+  it("gives hono's own HTTPExceptions the shape, with a message even when they had none", async () => {
+    const res = await h.app.request('/api/edge/http-exception');
+    expect(res.status).toBe(401);
+    expect(await errorOf(res)).toEqual({ code: 'unauthorized', message: 'unauthorized' });
   });
 });

@@ -72,7 +72,8 @@ function mapError(error: Error, c: Context<AppEnv>, logger: Logger): Response {
   }
   if (error instanceof HTTPException && error.status < 500) {
     const status = error.status as ContentfulStatusCode;
-    return errorResponse(c, status, codeByStatus[status] ?? 'invalid_request', error.message);
+    const code = codeByStatus[status] ?? 'invalid_request';
+    return errorResponse(c, status, code, error.message || code.replaceAll('_', ' '));
   }
   // A safety net, not the plan: validators should have refused such a value before SQL saw it.
   if (isPostgresDataException(error)) {
