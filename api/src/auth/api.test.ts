@@ -95,3 +95,202 @@ describe('a company owner', () => {
     expect(other.status).toBe(200);
   });
 });
+
+describe('registration', () => {
+  const cases: [string, Record<string, unknown>, Record<string, string>][] = [
+    [
+      'a missing company name',
+      { companyName: undefined },
+      { companyName: 'Company name is required' },
+    ],
+    ['a short company name', { companyName: 'Acm' }, { companyName: 'Min character length is 4' }],
+    ['a blank company name', { companyName: '   ' }, { companyName: 'Company name is required' }],
+    ['a missing email', { email: undefined }, { email: 'Email is required' }],
+    ['an invalid email', { email: 'not-an-email' }, { email: 'Please enter a valid email' }],
+    [
+      'a missing symbol',
+      { companySymbol: undefined },
+      { companySymbol: 'Company symbol is required' },
+    ],
+    [
+      'a one-letter symbol',
+      { companySymbol: 'A' },
+      { companySymbol: 'Use 2 to 10 letters A–Z or digits 0–9' },
+    ],
+    [
+      'an eleven-letter symbol',
+      { companySymbol: 'ABCDEFGHIJK' },
+      { companySymbol: 'Use 2 to 10 letters A–Z or digits 0–9' },
+    ],
+    [
+      'a symbol with a dash',
+      { companySymbol: 'AB-C' },
+      { companySymbol: 'Use 2 to 10 letters A–Z or digits 0–9' },
+    ],
+    ['a missing password', { password: undefined }, { password: 'Password is required' }],
+    ['a short password', { password: 'tundra7' }, { password: 'Min character length is 8' }],
+    ['a long password', { password: 'x'.repeat(129) }, { password: 'Max character length is 128' }],
+    [
+      'a common password',
+      { password: 'Baseball' },
+      { password: 'This password is one of the 1,000 most common passwords: choose another' },
+    ],
+    ['a wrong confirmation', { confirm: 'something-else' }, { confirm: 'Passwords do not match' }],
+    [
+      'a wrong passwordConfirm',
+      { passwordConfirm: 'nope-nope' },
+      { passwordConfirm: 'Passwords do not match' },
+    ],
+    ['an unknown field', { role: 'operator' }, { role: 'Unknown field' }],
+  ];
+
+  it.each(cases)('refuses %s with its message under the field', async (_, change, fields) => {
+    const res = await h.call('POST', '/api/auth/register', {
+      body: registrationForm(change),
+    });
+    expect(res.status).toBe(400);
+    const error = await errorOf(res);
+    expect(error.fields).toEqual(fields);
+    expect(error).toMatchObject(fields);
+  });
+
+  it('reports every broken rule at once', async () => {
+    const res = await h.call('POST', '/api/auth/register', {
+      body: { companyName: 'Ab', companySymbol: '', email: 'x', password: '123', confirm: '321' },
+    });
+    expect((await errorOf(res)).fields).toEqual({
+      companyName: 'Min character length is 4',
+      companySymbol: 'Company symbol is required',
+      email: 'Please enter a valid email',
+      password: 'Min character length is 8',
+      confirm: 'Passwords do not match',
+    });
+  });
+
+  it('stores the symbol upper-case and refuses it again in any case', async () => {
+    const first = await registered(h, { companySymbol: 'maple' });
+    const operatorView = await h.pool.query('SELECT symbol FROM companies WHERE company_id = $1', [
+      (await h.pool.query('SELECT company_id FROM users WHERE user_id = $1', [first.user.uid]))
+        .rows[0].company_id,
+    ]);
+    expect(operatorView.rows[0].symbol).toBe('MAPLE');
+
+    const again = await h.call('POST', '/api/auth/register', {
+      body: registrationForm({ companySymbol: 'Maple' }),
+    });
+    expect(again.status).toBe(409);
+    expect((await errorOf(again)).companySymbol).toBe('The company symbol is already in use');
+  });
+
+  it('refuses an email already in use, whatever its case', async () => {
+    await registered(h, { email: 'dup@acme.test' });
+    const again = await h.call('POST', '/api/auth/register', {
+      body: registrationForm({ email: ' DUP@Acme.test ' }),
+    });
+    expect(again.status).toBe(409);
+    const error = await errorOf(again);
+    expect(error.email).toBe('The email is already in use');
+  });
+
+  it('releases the email when the symbol is taken, so a retry with another symbol succeeds', async () => {
+    await registered(h, { companySymbol: 'TAKEN' });
+    const refused = await h.call('POST', '/api/auth/register', {
+      body: registrationForm({ email: 'retry@acme.test', companySymbol: 'TAKEN' }),
+    });
+    expect(refused.status).toBe(409);
+    const retried = await h.call('POST', '/api/auth/register', {
+      body: registrationForm({ email: 'retry@acme.test', companySymbol: 'RETRY' }),
+    });
+    expect(retried.status).toBe(200);
+  });
+
+  it('lets exactly one of two simultaneous registrations of one email through', async () => {
+    const [a, b] = await Promise.all([
+      h.call('POST', '/api/auth/register', { body: registrationForm({ email: 'race@acme.test' }) }),
+      h.call('POST', '/api/auth/register', { body: registrationForm({ email: 'race@acme.test' }) }),
+    ]);
+    expect([a.status, b.status].sort()).toEqual([200, 409]);
+  });
+
+  it('answers a repeated Idempotency-Key with the first answer and creates one company', async () => {
+    const form = registrationForm();
+    const headers = { 'Idempotency-Key': crypto.randomUUID() };
+    const first = await h.call('POST', '/api/auth/register', { body: form, headers });
+    const second = await h.call('POST', '/api/auth/register', { body: form, headers });
+    expect(first.status).toBe(200);
+    expect(second.status).toBe(200);
+    expect(second.headers.get('Idempotent-Replayed')).toBe('true');
+    const { rows } = await h.pool.query('SELECT count(*)::int AS n FROM users WHERE email = $1', [
+      form.email,
+    ]);
+    expect(rows[0].n).toBe(1);
+  });
+});
+
+describe('login', () => {
+  it('answers an unknown email and a wrong password with the same 401', async () => {
+    const { form } = await registered(h);
+    const unknown = await h.call('POST', '/api/auth', {
+      body: { email: 'nobody@acme.test', password: form.password },
+    });
+    const wrong = await h.call('POST', '/api/auth', {
+      body: { email: form.email, password: 'wrong-password-1' },
+    });
+    expect(unknown.status).toBe(401);
+    expect(wrong.status).toBe(401);
+    const [a, b] = [await unknown.json(), await wrong.json()];
+    expect(a).toEqual(b);
+    expect(a).toEqual({
+      error: {
+        code: 'invalid_credentials',
+        message: 'Email or password is incorrect',
+        email: 'Check your username/email',
+        password: 'Check your password',
+        fields: { email: 'Check your username/email', password: 'Check your password' },
+      },
+    });
+  });
+
+  it('locks an account for 15 minutes after 5 failures, even for the right password', async () => {
+    const { form } = await registered(h);
+    for (let attempt = 1; attempt <= 5; attempt++) {
+      const res = await h.call('POST', '/api/auth', {
+        body: { email: form.email, password: `wrong-${attempt}-password` },
+      });
+      expect(res.status).toBe(401);
+      h.advanceClock(1_000);
+    }
+    const locked = await h.call('POST', '/api/auth', {
+      body: { email: form.email, password: form.password },
+    });
+    expect(locked.status).toBe(429);
+    const retryAfter = Number(locked.headers.get('Retry-After'));
+    expect(retryAfter).toBeGreaterThan(14 * 60);
+    expect(retryAfter).toBeLessThanOrEqual(15 * 60);
+    expect((await errorOf(locked)).code).toBe('too_many_attempts');
+
+    h.advanceClock(retryAfter * 1000);
+    const unlocked = await h.call('POST', '/api/auth', {
+      body: { email: form.email, password: form.password },
+    });
+    expect(unlocked.status).toBe(200);
+  });
+
+  it('throttles unknown emails the same way, so the lock does not reveal accounts', async () => {
+    for (let attempt = 1; attempt <= 5; attempt++) {
+      await h.call('POST', '/api/auth', {
+        body: { email: 'ghost@acme.test', password: 'whatever-it-is' },
+      });
+    }
+    const res = await h.call('POST', '/api/auth', {
+      body: { email: 'ghost@acme.test', password: 'whatever-it-is' },
+    });
+    expect(res.status).toBe(429);
+  });
+
+  it('refuses a missing password with a field message', async () => {
+    const res = await h.call('POST', '/api/auth', { body: { email: 'a@b.test' } });
+    expect(res.status).toBe(400);
+    expect((await errorOf(res)).password).toBe('Password is required');
+  });
+});

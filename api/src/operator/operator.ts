@@ -15,8 +15,15 @@ export const operatorRole = 'operator';
 /** The account the embedded default creates on its first start when no operator exists. */
 export const defaultOperatorEmail = 'operator@issuer-portal.local';
 
-/** What the CLI and start-up have; the clock defaults to the system's. */
-type OperatorDeps = Pick<AppDependencies, 'store' | 'pool'> & { clock?: () => Date };
+/**
+ * What the CLI and start-up have. The clock defaults to the system's; with `readModels`, the
+ * first-operator check waits for the projectors to reach the newest event before it trusts the
+ * users read model.
+ */
+type OperatorDeps = Pick<AppDependencies, 'store' | 'pool'> &
+  Partial<Pick<AppDependencies, 'clock' | 'readModels'>>;
+
+const startupCatchUpMs = 10_000;
 
 export interface OperatorCredentials {
   email: string;
@@ -97,6 +104,8 @@ export async function ensureFirstOperator(
   deps: OperatorDeps,
   generatePassword: () => string = () => randomBytes(18).toString('base64url'),
 ): Promise<OperatorCredentials | undefined> {
+  const head = await deps.store.headPosition();
+  if (head !== undefined) await deps.readModels?.waitFor(head, startupCatchUpMs);
   if (await anyUserWithRole(deps.pool, operatorRole)) return undefined;
   if (await rolesOfEmail(deps, defaultOperatorEmail)) return undefined;
   const credentials = { email: defaultOperatorEmail, password: generatePassword() };

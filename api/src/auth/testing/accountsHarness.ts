@@ -30,6 +30,8 @@ export interface AccountsHarness {
   store: PostgresEventStore;
   pool: pg.Pool;
   advanceClock(ms: number): void;
+  /** Stops the projectors: read models lag from here on, as under load. */
+  stopProjectors(): Promise<void>;
   /** JSON request with an optional Bearer token. */
   call(
     method: string,
@@ -43,7 +45,9 @@ export interface AccountsHarness {
  * The real app (every feature of app.ts) on a fresh database: the PostgreSQL event store, the
  * account read models kept by a real projector runner, the real waiter for read-your-writes.
  */
-export async function startAccountsHarness(): Promise<AccountsHarness> {
+export async function startAccountsHarness({
+  readYourWritesTimeoutMs = 5_000,
+} = {}): Promise<AccountsHarness> {
   const url = await createDatabase();
   const pool = new pg.Pool({ connectionString: url, max: 10 });
   const storePool = new pg.Pool({ connectionString: url, max: 10 });
@@ -69,7 +73,7 @@ export async function startAccountsHarness(): Promise<AccountsHarness> {
     projectionStatus: async () => ({ projections: [], recentFailures: [] }),
     logger,
     clock: () => new Date(now),
-    config: { ...testTokenConfig, readYourWritesTimeoutMs: 5_000 },
+    config: { ...testTokenConfig, readYourWritesTimeoutMs },
   };
   const app = createApp(deps);
   return {
@@ -90,6 +94,7 @@ export async function startAccountsHarness(): Promise<AccountsHarness> {
         },
         ...(body === undefined ? {} : { body: JSON.stringify(body) }),
       }),
+    stopProjectors: () => runner.stop(),
     close: async () => {
       await runner.stop();
       await store.close();
