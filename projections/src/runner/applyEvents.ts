@@ -3,9 +3,8 @@ import type { Pool, PoolClient } from 'pg';
 import type { Logger } from 'pino';
 import type { Projection } from '../projection';
 import { eventsAfter, handledEvents, lastPosition } from './batches';
-import { advanceCheckpoint, lockCheckpoint } from './checkpoints';
+import { advanceCheckpoint, inCheckpointTransaction } from './checkpoints';
 import { describeError, recordFailure } from './failures';
-import { inTransaction } from './transactions';
 import { sleep } from './wakeSignal';
 
 export const DEFAULT_RETRY_DELAYS_MS: readonly number[] = [50, 200, 800];
@@ -88,14 +87,14 @@ async function applyUntilFailure(
   const handled = handledEvents(events, target.handles);
   if (handled.length === 0) return advanceWithoutApplying(target, end);
   try {
-    return await inCheckpointTransaction(target, end, handled, applyAll);
+    return await applyInCheckpointTransaction(target, end, handled, applyAll);
   } catch (error) {
     if (!(error instanceof ApplyFailed)) throw error;
     target.logger.warn(
       { err: error.reason, events: handled.length, from: handled[0]?.position.toString() },
       'batch failed; re-applying its events one at a time',
     );
-    return inCheckpointTransaction(target, end, handled, applyOneAtATimeUntilFailure);
+    return applyInCheckpointTransaction(target, end, handled, applyOneAtATimeUntilFailure);
   }
 }
 
@@ -111,26 +110,23 @@ type Strategy = (
   events: readonly RecordedEvent[],
 ) => Promise<{ applied: number; culprit?: Culprit }>;
 
-async function inCheckpointTransaction(
+async function applyInCheckpointTransaction(
   target: BatchTarget,
   end: bigint,
   handled: readonly RecordedEvent[],
   strategy: Strategy,
 ): Promise<Step> {
-  const name = target.projection.name;
-  return inTransaction(target.pool, async (client) => {
-    const locked = await lockCheckpoint(client, name);
-    if (locked >= end) return { checkpoint: locked, applied: 0, failed: 0 };
-    const { applied, culprit } = await strategy(
-      client,
-      target.projection,
-      eventsAfter(handled, locked),
-    );
+  const { result, checkpoint } = await inCheckpointTransaction<{
+    applied: number;
+    culprit?: Culprit;
+  }>(target.pool, target.projection.name, async (client, locked) => {
+    if (locked >= end) return { result: { applied: 0 } };
+    const outcome = await strategy(client, target.projection, eventsAfter(handled, locked));
     // Everything before the culprit is kept; the culprit itself is retried after a pause.
-    const through = culprit ? culprit.event.position - 1n : end;
-    const checkpoint = await advanceCheckpoint(client, name, through);
-    return { checkpoint, applied, failed: 0, ...(culprit && { culprit }) };
+    const advanceTo = outcome.culprit ? outcome.culprit.event.position - 1n : end;
+    return { result: outcome, advanceTo };
   });
+  return { checkpoint, applied: result.applied, failed: 0, culprit: result.culprit };
 }
 
 const applyAll: Strategy = async (client, projection, events) => {
@@ -157,28 +153,27 @@ async function retryOrRecord(target: BatchTarget, culprit: Culprit): Promise<Bat
     await sleep(delayMs, target.abort);
     if (target.abort?.aborted) throw new StopRequested();
     const retry = await retryOnce(target, culprit.event);
-    if ('checkpoint' in retry) return retry;
+    if (retry.done) return retry.outcome;
     lastError = retry.error;
   }
   return recordAndSkip(target, culprit.event, lastError);
 }
 
-async function retryOnce(
-  target: BatchTarget,
-  event: RecordedEvent,
-): Promise<BatchOutcome | { error: unknown }> {
-  const name = target.projection.name;
-  return inTransaction(target.pool, async (client) => {
-    const locked = await lockCheckpoint(client, name);
-    if (locked >= event.position) return { checkpoint: locked, applied: 0, failed: 0 };
+/** Either the outcome, or the error of yet another failed attempt. */
+type Retry = { done: true; outcome: BatchOutcome } | { done: false; error: unknown };
+
+async function retryOnce(target: BatchTarget, event: RecordedEvent): Promise<Retry> {
+  const { result, checkpoint } = await inCheckpointTransaction<{
+    applied: number;
+    error?: unknown;
+  }>(target.pool, target.projection.name, async (client, locked) => {
+    if (locked >= event.position) return { result: { applied: 0 } };
     const error = await applyInSavepoint(client, target.projection, event);
-    if (error !== undefined) return { error };
-    return {
-      checkpoint: await advanceCheckpoint(client, name, event.position),
-      applied: 1,
-      failed: 0,
-    };
+    if (error !== undefined) return { result: { applied: 0, error } };
+    return { result: { applied: 1 }, advanceTo: event.position };
   });
+  if (result.error !== undefined) return { done: false, error: result.error };
+  return { done: true, outcome: { checkpoint, applied: result.applied, failed: 0 } };
 }
 
 async function recordAndSkip(
@@ -188,22 +183,21 @@ async function recordAndSkip(
 ): Promise<BatchOutcome> {
   const name = target.projection.name;
   const attempts = target.retryDelaysMs.length + 1;
-  const outcome = await inTransaction(target.pool, async (client) => {
-    const locked = await lockCheckpoint(client, name);
-    if (locked >= event.position) return { checkpoint: locked, applied: 0, failed: 0 };
-    await recordFailure(client, name, event, error, attempts);
-    return {
-      checkpoint: await advanceCheckpoint(client, name, event.position),
-      applied: 0,
-      failed: 1,
-    };
-  });
-  if (outcome.failed > 0)
+  const { result: recorded, checkpoint } = await inCheckpointTransaction(
+    target.pool,
+    name,
+    async (client, locked) => {
+      if (locked >= event.position) return { result: false };
+      await recordFailure(client, name, event, error, attempts);
+      return { result: true, advanceTo: event.position };
+    },
+  );
+  if (recorded)
     target.logger.error(
       { err: error, position: event.position.toString(), eventId: event.id, type: event.type },
       `event failed ${attempts} times; recorded in projection_failures and skipped`,
     );
-  return outcome;
+  return { checkpoint, applied: 0, failed: recorded ? 1 : 0 };
 }
 
 /** Returns the projection's error, or undefined on success; a broken connection still throws. */

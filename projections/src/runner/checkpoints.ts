@@ -1,25 +1,54 @@
 import type { Pool, PoolClient } from 'pg';
+import { rowsOfStatement, withTransactionClient } from './transactions';
 
-/**
- * Locks the projection's checkpoint row for the rest of the transaction and returns it. A second
- * runner instance blocks here until the first commits, then sees the moved checkpoint, which is
- * what keeps two instances from applying the same events.
- */
-export async function lockCheckpoint(client: PoolClient, name: string): Promise<bigint> {
-  const { rows } = await client.query<{ position: string }>(
-    'SELECT position FROM projection_checkpoints WHERE name = $1 FOR UPDATE',
-    [name],
-  );
-  return storedPosition(name, rows[0]);
+interface PositionRow {
+  position: string;
 }
 
-/** Moves the checkpoint forward, never back; returns the one now stored (maybe further on). */
+export interface CheckpointWork<T> {
+  result: T;
+  /** Where the checkpoint goes at commit; leave it out to keep the locked one. */
+  advanceTo?: bigint;
+}
+
+/**
+ * One transaction around the projection's checkpoint row, locked first. A second runner instance
+ * blocks on that lock until the first commits, then sees the moved checkpoint: that is what keeps
+ * two instances from applying the same events. `BEGIN` travels with the lock and the checkpoint
+ * update with `COMMIT`, so the transaction costs two round trips besides the work itself.
+ */
+export function inCheckpointTransaction<T>(
+  pool: Pool,
+  name: string,
+  work: (client: PoolClient, locked: bigint) => Promise<CheckpointWork<T>>,
+): Promise<{ result: T; checkpoint: bigint }> {
+  return withTransactionClient(pool, async (client) => {
+    const lockResults: unknown = await client.query(
+      `BEGIN; SELECT position FROM projection_checkpoints
+       WHERE name = ${client.escapeLiteral(name)} FOR UPDATE`,
+    );
+    const locked = storedPosition(name, rowsOfStatement<PositionRow>(lockResults, 1)[0]);
+    const { result, advanceTo } = await work(client, locked);
+    if (advanceTo === undefined || advanceTo <= locked) {
+      await client.query('COMMIT');
+      return { result, checkpoint: locked };
+    }
+    const commitResults: unknown = await client.query(
+      `UPDATE projection_checkpoints SET position = ${advanceTo.toString()}, updated_at = now()
+       WHERE name = ${client.escapeLiteral(name)} RETURNING position; COMMIT`,
+    );
+    const checkpoint = storedPosition(name, rowsOfStatement<PositionRow>(commitResults, 0)[0]);
+    return { result, checkpoint };
+  });
+}
+
+/** Moves the checkpoint forward, never back, in one statement; returns the one now stored. */
 export async function advanceCheckpoint(
   db: PoolClient | Pool,
   name: string,
   position: bigint,
 ): Promise<bigint> {
-  const { rows } = await db.query<{ position: string }>(
+  const { rows } = await db.query<PositionRow>(
     `UPDATE projection_checkpoints SET position = GREATEST(position, $2), updated_at = now()
      WHERE name = $1 RETURNING position`,
     [name, position.toString()],
@@ -27,7 +56,7 @@ export async function advanceCheckpoint(
   return storedPosition(name, rows[0]);
 }
 
-function storedPosition(name: string, row: { position: string } | undefined): bigint {
+function storedPosition(name: string, row: PositionRow | undefined): bigint {
   if (!row) throw new Error(`No checkpoint row for projection ${name}: run migrateProjections`);
   return BigInt(row.position);
 }

@@ -12,6 +12,7 @@ import { lastPosition, NOTHING_APPLIED } from './batches';
 import { ReadAhead } from './reader';
 import { migrateProjections } from './schema';
 import { inTransaction } from './transactions';
+import { sleep } from './wakeSignal';
 
 export interface RebuildOptions {
   store: EventStore;
@@ -38,6 +39,8 @@ export interface RebuildResult {
 export async function rebuildProjections(options: RebuildOptions): Promise<RebuildResult> {
   const started = performance.now();
   await migrateProjections(options.pool, options.projections);
+  // Events appended meanwhile are replayed too when visible in time, or else left to the runner.
+  const headAtStart = await options.store.headPosition();
   await resetProjections(options.pool, options.projections);
   const targets = options.projections.map((projection) => rebuildTarget(options, projection));
   const readAhead = new ReadAhead(
@@ -50,7 +53,12 @@ export async function rebuildProjections(options: RebuildOptions): Promise<Rebui
   for (;;) {
     const batch = await readAhead.take(after);
     const end = lastPosition(batch);
-    if (end === undefined) break;
+    if (end === undefined) {
+      if ((after ?? NOTHING_APPLIED) >= (headAtStart ?? NOTHING_APPLIED)) break;
+      // Not expected (the store's horizon only moves forward), but never stop short of the head.
+      await sleep(50);
+      continue;
+    }
     if (readAhead.isFull(batch)) readAhead.prefetch(end);
     const outcomes = await Promise.all(targets.map((target) => applyEvents(target, batch)));
     events += batch.length;
