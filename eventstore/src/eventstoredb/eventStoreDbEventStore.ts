@@ -193,13 +193,14 @@ export class EventStoreDbEventStore implements EventStore {
 
   async readStream(streamId: string, options: ReadStreamOptions = {}): Promise<RecordedEvent[]> {
     const { toRevision, recordedUntil } = options;
-    const events: RecordedEvent[] = [];
+    // Mapped after the reads: a mapping error must not leave a read unconsumed.
+    const events: EsdbRecordedEvent[] = [];
     let next = options.fromRevision ?? 0n;
     // Every read is consumed to its end (see the note on reads at the top of the class); a read
     // "as of" a time goes page by page so that it stops soon after passing that time.
     for (;;) {
       const remaining = toRevision === undefined ? undefined : toRevision - next + 1n;
-      if (remaining !== undefined && remaining <= 0n) return events;
+      if (remaining !== undefined && remaining <= 0n) return events.map(toRecordedEvent);
       const pageSize =
         recordedUntil === undefined
           ? remaining
@@ -221,21 +222,21 @@ export class EventStoreDbEventStore implements EventStore {
             passedUntil = true;
             continue;
           }
-          events.push(toRecordedEvent(event));
+          events.push(event);
           next = event.revision + 1n;
         }
       } catch (error) {
         if (error instanceof StreamNotFoundError) return [];
         throw error;
       }
-      if (passedUntil || pageSize === undefined || received < pageSize) return events;
-      if (next === pageStart) return events;
+      if (passedUntil || pageSize === undefined || received < pageSize || next === pageStart)
+        return events.map(toRecordedEvent);
     }
   }
 
   async readAll(options: ReadAllOptions = {}): Promise<RecordedEvent[]> {
     const maxCount = options.maxCount ?? DEFAULT_READ_ALL_COUNT;
-    const events: RecordedEvent[] = [];
+    const events: EsdbRecordedEvent[] = [];
     // $all reads are inclusive: each page starts at the last position already seen and skips it.
     let lowerBound: Position | bigint | undefined = options.after;
     let from = readPositionAfter(options.after);
@@ -252,13 +253,13 @@ export class EventStoreDbEventStore implements EventStore {
         if (event === undefined) continue;
         last = event.position;
         if (!isAfter(event.position, lowerBound) || isSystemEvent(event)) continue;
-        if (events.length < maxCount) events.push(toRecordedEvent(event));
+        if (events.length < maxCount) events.push(event);
       }
       if (received < pageSize || last === undefined) break;
       lowerBound = last;
       from = last;
     }
-    return events;
+    return events.map(toRecordedEvent);
   }
 
   subscribeToAll(options: SubscribeToAllOptions = {}): AllSubscription {
