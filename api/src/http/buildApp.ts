@@ -1,9 +1,9 @@
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { cors } from 'hono/cors';
-import { methodNotAllowed } from 'hono/method-not-allowed';
 import { requestId } from 'hono/request-id';
-import { errorHandler, errorResponse, handleMethodNotAllowed, handleNotFound } from './errors';
+import { errorHandler, errorResponse, handleNotFound } from './errors';
+import { rejectUnsupportedMethods } from './methodNotAllowed';
 import { requestLogging } from './requestLogging';
 import type { AppDependencies, AppEnv, Feature } from './types';
 
@@ -32,7 +32,7 @@ export function buildApp(deps: AppDependencies, features: readonly Feature[]): H
       maxAge: 600,
     }),
   );
-  app.use(methodNotAllowed({ app, onMethodNotAllowed: handleMethodNotAllowed }));
+  app.use(rejectUnsupportedMethods(app));
   app.use(
     bodyLimit({
       maxSize: maxBodyBytes,

@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { features } from '../app';
 import { healthRoutes } from '../health';
+import { buildApp } from './buildApp';
 import { counterFeature } from './testing/counterFeature';
 import { type Harness, startHarness } from './testing/harness';
 import { errorOf } from './testing/responses';
@@ -231,6 +233,56 @@ describe('malformed input on any route', () => {
     expect(res.status).toBeLessThan(500);
     expect(res.headers.get('Content-Type')).toMatch(/^application\/json/);
     await errorOf(res);
+    expect(await h.headPosition()).toBe(headBefore);
+  });
+});
+
+const oversized = JSON.stringify({ padding: 'x'.repeat(101 * 1024) });
+const malformedForAnyRoute: Omit<BadRequest, 'path'>[] = [
+  { name: 'broken JSON', body: '{"a":', headers: json },
+  { name: 'a JSON array', body: '[1,2]', headers: json },
+  { name: 'a JSON string', body: '"x"', headers: json },
+  { name: 'only unknown fields', body: '{"zz_unknown":{"$ne":null}}', headers: json },
+  { name: 'text/plain', body: 'hello', headers: { 'Content-Type': 'text/plain' } },
+  { name: 'over 100 KB', body: oversized, headers: json },
+  { name: 'a bogus bearer token', body: '{', headers: { ...json, Authorization: 'Bearer x.y.z' } },
+];
+
+describe('every route createApp mounts, today and as features are added', () => {
+  it('answers malformed input with a 4xx in the error shape and appends nothing', async () => {
+    const app = buildApp(h.deps, features);
+    const routes = app.routes.filter(({ method }) => method !== 'ALL');
+    expect(routes.length).toBeGreaterThan(0);
+    const methodsOf = (path: string) =>
+      routes.filter((route) => route.path === path).map(({ method }) => method);
+    const failures: string[] = [];
+    for (const route of routes) {
+      const path = route.path.replace(/:[^/]+/g, 'x%00y');
+      for (const bad of malformedForAnyRoute) {
+        if (route.method === 'GET' || route.method === 'HEAD') continue;
+        const res = await app.request(path, {
+          method: route.method,
+          body: bad.body,
+          headers: bad.headers,
+        });
+        const shaped = await errorOf(res).then(
+          () => true,
+          () => false,
+        );
+        if (res.status < 400 || res.status >= 500 || !shaped) {
+          failures.push(`${route.method} ${route.path} with ${bad.name}: ${res.status}`);
+        }
+      }
+      const wrongMethod = ['DELETE', 'PATCH', 'PUT'].find(
+        (m) => !methodsOf(route.path).includes(m),
+      );
+      if (!wrongMethod) continue;
+      const res = await app.request(path, { method: wrongMethod });
+      if (res.status !== 405) {
+        failures.push(`${wrongMethod} ${route.path}: ${res.status}`);
+      }
+    }
+    expect(failures).toEqual([]);
     expect(await h.headPosition()).toBe(headBefore);
   });
 });
