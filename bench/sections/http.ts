@@ -1,0 +1,144 @@
+import { type AppProcess, registerUsers, startApp, userUpdateBody } from '../lib/appProcess';
+import { type ChildServer, startChildServer } from '../lib/child';
+import { combineLoad, type LoadOptions, type LoadResult, type LoadRun, runLoad } from '../lib/load';
+import type { BenchOptions } from '../lib/options';
+import { benchPostgres, withPool } from '../lib/postgres';
+import { type Figure, figure } from '../lib/report';
+
+const SECTION = 'http';
+const CONNECTIONS = 50;
+const WARMUP_SECONDS = 2;
+/** The three targets take turns, so load from elsewhere on the machine hits each about equally. */
+const ROUNDS = 3;
+const TARGET_PER_SECOND = 3_000;
+const TARGET_P99_MS = 25;
+const TARGET_RATIO = 0.8;
+
+type Target = Omit<LoadOptions, 'connections' | 'durationSeconds'>;
+
+/**
+ * Three servers, each in its own process, loaded from this one with autocannon at 50
+ * connections: hello-world Hono, bare Hono + pg (read a 10-event stream, append one event), and
+ * the real app (api/src/main.ts on a bench database) answering `POST /api/auth/user/update`.
+ * Each connection acts for its own stream (its own user and token for the app), so no two
+ * in-flight requests race for one stream.
+ */
+export async function benchHttp(options: BenchOptions): Promise<Figure[]> {
+  const postgres = await benchPostgres();
+  const bareUrl = await postgres.createDatabase('bench_http_bare');
+  await seedBareTable(bareUrl);
+  const appUrl = await postgres.createDatabase('bench_http_app');
+
+  const servers: { stop(): Promise<void> }[] = [];
+  try {
+    const hello: ChildServer = await startChildServer('hello.ts', {});
+    servers.push(hello);
+    const bare: ChildServer = await startChildServer('barePg.ts', { DATABASE_URL: bareUrl });
+    servers.push(bare);
+    const app: AppProcess = await startApp(appUrl);
+    servers.push(app);
+    const users = await registerUsers(app.url, CONNECTIONS);
+    console.error(`  app up; registered ${users.length} companies, one user and token each`);
+
+    const targets: Record<'hello' | 'bare' | 'app', Target> = {
+      hello: { url: `${hello.url}/hello`, method: 'GET' },
+      bare: {
+        url: `${bare.url}/bare/s0`,
+        method: 'POST',
+        body: JSON.stringify({ settings: { theme: 'dark', counter: 1 }, shortcuts: ['mail'] }),
+        perConnection: (index) => ({ path: `/bare/s${index}` }),
+      },
+      app: {
+        url: `${app.url}/api/auth/user/update`,
+        method: 'POST',
+        body: userUpdateBody(1),
+        perConnection: (index) => ({
+          headers: { authorization: `Bearer ${users[index % users.length]?.token ?? ''}` },
+        }),
+      },
+    };
+    const runs: Record<keyof typeof targets, LoadRun[]> = { hello: [], bare: [], app: [] };
+    for (const name of ['hello', 'bare', 'app'] as const)
+      await runLoad({
+        ...targets[name],
+        connections: CONNECTIONS,
+        durationSeconds: WARMUP_SECONDS,
+      });
+    for (let round = 0; round < ROUNDS; round += 1)
+      for (const name of ['hello', 'bare', 'app'] as const)
+        runs[name].push(
+          await runLoad({
+            ...targets[name],
+            connections: CONNECTIONS,
+            durationSeconds: Math.max(1, Math.round(options.httpSeconds / ROUNDS)),
+          }),
+        );
+    const [helloResult, bareResult, appResult] = [
+      combineLoad(runs.hello),
+      combineLoad(runs.bare),
+      combineLoad(runs.app),
+    ];
+    for (const [label, result] of [
+      ['hello', helloResult],
+      ['bare', bareResult],
+      ['app', appResult],
+    ] as const)
+      console.error(
+        `  ${label}: ${Math.round(result.okPerSecond)}/s ok, p50 ${result.p50Ms.toFixed(1)} ms, p99 ${result.p99Ms.toFixed(1)} ms, ${errorsText(result)}`,
+      );
+    return compare(helloResult, bareResult, appResult);
+  } finally {
+    for (const server of servers.reverse()) await server.stop();
+  }
+}
+
+function compare(hello: LoadResult, bare: LoadResult, app: LoadResult): Figure[] {
+  const rounds = `${CONNECTIONS} connections, ${ROUNDS} alternating rounds`;
+  return [
+    figure(SECTION, 'hello-world Hono GET', hello.okPerSecond, '/s', {
+      note: `p99 ${hello.p99Ms.toFixed(1)} ms; the HTTP ceiling of this machine; ${rounds}`,
+    }),
+    figure(SECTION, 'bare Hono + pg command', bare.okPerSecond, '/s', {
+      baseline: { name: 'hello world', value: hello.okPerSecond },
+      note: `p50 ${bare.p50Ms.toFixed(1)} ms, p99 ${bare.p99Ms.toFixed(1)} ms; ${errorsText(bare)}`,
+    }),
+    figure(SECTION, 'user/update commands/s', app.okPerSecond, '/s', {
+      baseline: { name: 'bare Hono + pg', value: bare.okPerSecond },
+      target: {
+        text: `≥ ${TARGET_PER_SECOND.toLocaleString('en-US')}/s and ≥ ${TARGET_RATIO}× bare`,
+        met:
+          app.okPerSecond >= TARGET_PER_SECOND &&
+          app.okPerSecond >= TARGET_RATIO * bare.okPerSecond,
+      },
+      note: `${errorsText(app)}; ratio target alone (≥ ${TARGET_RATIO}× bare) ${app.okPerSecond >= TARGET_RATIO * bare.okPerSecond ? 'met' : 'missed'}`,
+    }),
+    figure(SECTION, 'user/update p99', app.p99Ms, 'ms', {
+      baseline: { name: 'bare Hono + pg p99', value: bare.p99Ms },
+      target: { text: `≤ ${TARGET_P99_MS} ms`, met: app.p99Ms <= TARGET_P99_MS },
+      note: `p50 ${app.p50Ms.toFixed(1)} ms (bare ${bare.p50Ms.toFixed(1)} ms)`,
+    }),
+  ];
+}
+
+function errorsText(result: LoadResult): string {
+  const statuses = Object.entries(result.statusCounts)
+    .map(([code, count]) => `${code}×${count}`)
+    .join(' ');
+  return `answers ${statuses || 'none'}, connection errors ${result.errors}`;
+}
+
+async function seedBareTable(url: string): Promise<void> {
+  await withPool(url, 1, async (pool) => {
+    await pool.query(`CREATE TABLE bare_events (
+      position bigserial PRIMARY KEY, stream_id text NOT NULL, revision integer NOT NULL,
+      type text NOT NULL, data jsonb NOT NULL, recorded_at timestamptz NOT NULL DEFAULT now(),
+      UNIQUE (stream_id, revision))`);
+    // Every stream starts with the 10 events the route reads.
+    await pool.query(
+      `INSERT INTO bare_events (stream_id, revision, type, data)
+       SELECT 's' || s, r, 'SettingsUpdated', jsonb_build_object('theme', 'dark', 'n', r)
+       FROM generate_series(0, $1 - 1) AS s, generate_series(0, 9) AS r`,
+      [CONNECTIONS],
+    );
+  });
+}

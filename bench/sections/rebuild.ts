@@ -1,0 +1,108 @@
+import { PostgresEventStore } from '@issuer/eventstore';
+import { accountProjections, rebuildProjections } from '@issuer/projections';
+import pg from 'pg';
+import { loadHistory } from '../lib/loadHistory';
+import type { BenchOptions } from '../lib/options';
+import { benchPostgres, withPool } from '../lib/postgres';
+import { type Figure, figure } from '../lib/report';
+
+const SECTION = 'rebuild';
+const TARGET_PER_SECOND = 70_000;
+/** The rebuild's own default read size; the baseline reads with the same. */
+const READ_BATCH = 10_000;
+
+/**
+ * Stores N events (default 1,000,000) through appendToStream, then times `rebuildProjections` over
+ * the real account read models (companies, users, revoked tokens). The baseline reads the same
+ * events with `readAll` in batches of the same size and applies nothing: the part of a rebuild
+ * that no projection code can avoid.
+ */
+export async function benchRebuild(options: BenchOptions): Promise<Figure[]> {
+  const postgres = await benchPostgres();
+  const url = await postgres.createDatabase('bench_rebuild');
+
+  // Loading is set-up, not the thing measured: its session does not wait for WAL flushes.
+  const loaded = await withPoolOptions(url, 6, '-c synchronous_commit=off', async (pool) => {
+    const store = new PostgresEventStore(pool);
+    await store.migrate();
+    try {
+      return await loadHistory(store, options.events, (events) =>
+        console.error(`  stored ${events.toLocaleString('en-US')} events`),
+      );
+    } finally {
+      await store.close();
+    }
+  });
+  console.error(
+    `  stored ${loaded.events.toLocaleString('en-US')} events (${loaded.companies} companies, ${loaded.appends} appends) in ${loaded.seconds.toFixed(1)} s: ${Math.round(loaded.events / loaded.seconds)} events/s`,
+  );
+  await withPool(url, 1, (pool) => pool.query('VACUUM ANALYZE es_events'));
+
+  return withPool(url, 8, async (pool) => {
+    const store = new PostgresEventStore(pool);
+    try {
+      const readStarted = performance.now();
+      let read = 0;
+      for (let after: bigint | undefined; ; ) {
+        const batch = await store.readAll({ after, maxCount: READ_BATCH });
+        const last = batch.at(-1);
+        if (!last) break;
+        read += batch.length;
+        after = last.position;
+      }
+      const readPerSecond = read / ((performance.now() - readStarted) / 1000);
+      console.error(`  readAll only: ${Math.round(readPerSecond)} events/s`);
+
+      const result = await rebuildProjections({ store, pool, projections: accountProjections });
+      console.error(
+        `  rebuildProjections: ${result.events} events in ${result.seconds.toFixed(1)} s, ${Math.round(result.eventsPerSecond)} events/s, ${result.failedEvents} failed`,
+      );
+      const rows = await countRows(pool);
+      return [
+        figure(
+          SECTION,
+          `rebuild of ${shortCount(result.events)} events`,
+          result.eventsPerSecond,
+          'events/s',
+          {
+            baseline: { name: 'readAll, nothing applied', value: readPerSecond },
+            target: {
+              text: `≥ ${TARGET_PER_SECOND.toLocaleString('en-US')} ev/s`,
+              met: result.eventsPerSecond >= TARGET_PER_SECOND && result.failedEvents === 0,
+            },
+            note: `${result.seconds.toFixed(1)} s; ${result.failedEvents} failed events; rows after: ${rows}; events stored through appendToStream at ${Math.round(loaded.events / loaded.seconds).toLocaleString('en-US')} events/s (set-up, synchronous_commit off for that session)`,
+          },
+        ),
+      ];
+    } finally {
+      await store.close();
+    }
+  });
+}
+
+async function countRows(pool: pg.Pool): Promise<string> {
+  const parts: string[] = [];
+  for (const table of accountProjections.flatMap((projection) => projection.tables)) {
+    const { rows } = await pool.query<{ n: string }>(`SELECT count(*)::text AS n FROM ${table}`);
+    parts.push(`${table} ${rows[0]?.n ?? '?'}`);
+  }
+  return parts.join(', ');
+}
+
+function shortCount(n: number): string {
+  return n >= 1_000_000 ? `${n / 1_000_000}M` : n >= 1000 ? `${n / 1000}k` : String(n);
+}
+
+async function withPoolOptions<T>(
+  connectionString: string,
+  max: number,
+  sessionOptions: string,
+  work: (pool: pg.Pool) => Promise<T>,
+): Promise<T> {
+  const pool = new pg.Pool({ connectionString, max, options: sessionOptions });
+  try {
+    return await work(pool);
+  } finally {
+    await pool.end();
+  }
+}
