@@ -54,8 +54,10 @@ const MAX_APPEND_ATTEMPTS = 10;
 const FIRST_REPOLL_MS = 1;
 const LAST_REPOLL_MS = 50;
 
-const EVENT_COLUMNS = `position::text AS position, stream_id, revision::text AS revision,
-  event_id::text AS event_id, type, data, metadata, recorded_at`;
+// Integers as text, so that a global int8 type parser set elsewhere cannot round them. The output
+// names shadow the columns in ORDER BY, so queries order by the qualified `e.` columns.
+const EVENT_COLUMNS = `e.position::text AS position, e.stream_id, e.revision::text AS revision,
+  e.event_id::text AS event_id, e.type, e.data, e.metadata, e.recorded_at`;
 
 interface EventRow {
   position: string;
@@ -94,7 +96,7 @@ export class PostgresEventStore implements EventStore {
     this.ownsPool = typeof poolOrConnectionString === 'string';
     this.pool =
       typeof poolOrConnectionString === 'string'
-        ? new pg.Pool({ connectionString: poolOrConnectionString })
+        ? ownPool(poolOrConnectionString)
         : poolOrConnectionString;
     this.signal = new AppendSignal(this.pool.options);
   }
@@ -134,10 +136,10 @@ export class PostgresEventStore implements EventStore {
   async readStream(streamId: string, options: ReadStreamOptions = {}): Promise<RecordedEvent[]> {
     await this.migrate();
     const { rows } = await this.pool.query<EventRow>(
-      `SELECT ${EVENT_COLUMNS} FROM es_events
-        WHERE stream_id = $1 AND revision BETWEEN $2 AND $3
-          AND recorded_at <= coalesce($4::timestamptz, 'infinity')
-        ORDER BY revision`,
+      `SELECT ${EVENT_COLUMNS} FROM es_events e
+        WHERE e.stream_id = $1 AND e.revision BETWEEN $2 AND $3
+          AND e.recorded_at <= coalesce($4::timestamptz, 'infinity')
+        ORDER BY e.revision`,
       [
         streamId,
         String(options.fromRevision ?? 0n),
@@ -155,9 +157,9 @@ export class PostgresEventStore implements EventStore {
     }
     await this.migrate();
     const { rows } = await this.pool.query<EventRow>(
-      `SELECT ${EVENT_COLUMNS} FROM es_events
-        WHERE position > $1 AND position < ${VISIBLE_HORIZON}
-        ORDER BY position LIMIT $2`,
+      `SELECT ${EVENT_COLUMNS} FROM es_events e
+        WHERE e.position > $1 AND e.position < ${VISIBLE_HORIZON}
+        ORDER BY e.position LIMIT $2`,
       [String(options.after ?? -1n), maxCount],
     );
     return rows.map(toRecordedEvent);
@@ -222,6 +224,14 @@ export class PostgresEventStore implements EventStore {
       return row;
     });
   }
+}
+
+function ownPool(connectionString: string): pg.Pool {
+  const pool = new pg.Pool({ connectionString });
+  // An idle connection that breaks (server restart, terminated backend) is dropped by the pool;
+  // without a listener its error event would crash the process.
+  pool.on('error', () => {});
+  return pool;
 }
 
 async function inTransaction<T>(

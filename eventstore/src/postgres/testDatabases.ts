@@ -39,10 +39,27 @@ export async function createTestDatabase(server: PostgresServer): Promise<TestDa
       const admin = new pg.Client({ connectionString: server.adminUrl });
       await admin.connect();
       try {
+        await waitForDisconnects(admin, name);
         await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
       } finally {
         await admin.end();
       }
     },
   };
+}
+
+/**
+ * pool.end() resolves before its connections have closed on the server; dropping with FORCE at
+ * that moment makes their clients emit "terminating connection" errors nobody listens to.
+ */
+async function waitForDisconnects(admin: pg.Client, database: string): Promise<void> {
+  const deadline = Date.now() + 5000;
+  while (Date.now() < deadline) {
+    const { rows } = await admin.query<{ connections: number }>(
+      'SELECT count(*)::int AS connections FROM pg_stat_activity WHERE datname = $1',
+      [database],
+    );
+    if (rows[0]?.connections === 0) return;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
 }
