@@ -2,7 +2,7 @@ import type { RecordedEvent } from '@issuer/events';
 import type { Pool, PoolClient } from 'pg';
 import type { Logger } from 'pino';
 import type { Projection } from '../projection';
-import { eventsAfter, handledEvents, lastPosition } from './batches';
+import { eventsAfter, handledEvents, lastPosition, NOTHING_APPLIED } from './batches';
 import { advanceCheckpoint, inCheckpointTransaction } from './checkpoints';
 import { describeError, recordFailure } from './failures';
 import { sleep } from './wakeSignal';
@@ -52,8 +52,8 @@ export class StopRequested extends Error {
 
 /**
  * Applies a contiguous slice of the global order and moves the checkpoint to its end, rows and
- * checkpoint in one transaction. When the projection throws, the batch is rolled back and replayed
- * one event at a time to find the event at fault; that event is retried with backoff and, if it
+ * checkpoint in one transaction. When the projection throws, the batch is rolled back and split
+ * in halves, each in a savepoint, to find the event at fault; that event is retried with backoff and, if it
  * keeps failing, recorded in `projection_failures` and skipped. Retry pauses happen between
  * transactions: an open transaction holds back the event store's visibility horizon for everyone.
  */
@@ -61,7 +61,8 @@ export async function applyEvents(
   target: BatchTarget,
   events: readonly RecordedEvent[],
 ): Promise<BatchOutcome> {
-  const total: BatchOutcome = { checkpoint: 0n, applied: 0, failed: 0 };
+  if (events.length === 0) throw new Error('applyEvents needs at least one event');
+  const total: BatchOutcome = { checkpoint: NOTHING_APPLIED, applied: 0, failed: 0 };
   let rest = events;
   while (rest.length > 0) {
     const step = await applyUntilFailure(target, rest);
@@ -82,8 +83,7 @@ async function applyUntilFailure(
   target: BatchTarget,
   events: readonly RecordedEvent[],
 ): Promise<Step> {
-  const end = lastPosition(events);
-  if (end === undefined) throw new Error('applyEvents needs at least one event');
+  const end = lastPosition(events) ?? NOTHING_APPLIED;
   const handled = handledEvents(events, target.handles);
   if (handled.length === 0) return advanceWithoutApplying(target, end);
   try {
@@ -92,9 +92,9 @@ async function applyUntilFailure(
     if (!(error instanceof ApplyFailed)) throw error;
     target.logger.warn(
       { err: error.reason, events: handled.length, from: handled[0]?.position.toString() },
-      'batch failed; re-applying its events one at a time',
+      'batch failed; isolating the event at fault',
     );
-    return applyInCheckpointTransaction(target, end, handled, applyOneAtATimeUntilFailure);
+    return applyInCheckpointTransaction(target, end, handled, isolateFirstFailure);
   }
 }
 
@@ -139,12 +139,23 @@ const applyAll: Strategy = async (client, projection, events) => {
   return { applied: events.length };
 };
 
-const applyOneAtATimeUntilFailure: Strategy = async (client, projection, events) => {
-  for (const [index, event] of events.entries()) {
-    const error = await applyInSavepoint(client, projection, event);
-    if (error !== undefined) return { applied: index, culprit: { event, error } };
+/**
+ * Finds the first event that fails on its own by halving (a few savepoints even in a rebuild's
+ * 10,000-event batch), keeping everything applied before it. Halves that succeed stay applied.
+ */
+const isolateFirstFailure: Strategy = async (client, projection, events) => {
+  const [only] = events;
+  if (events.length === 1 && only) {
+    const error = await applyInSavepoint(client, projection, events);
+    return error === undefined ? { applied: 1 } : { applied: 0, culprit: { event: only, error } };
   }
-  return { applied: events.length };
+  if (events.length === 0) return { applied: 0 };
+  const half = Math.ceil(events.length / 2);
+  const front = events.slice(0, half);
+  if ((await applyInSavepoint(client, projection, front)) !== undefined)
+    return isolateFirstFailure(client, projection, front);
+  const back = await isolateFirstFailure(client, projection, events.slice(half));
+  return { ...back, applied: half + back.applied };
 };
 
 async function retryOrRecord(target: BatchTarget, culprit: Culprit): Promise<BatchOutcome> {
@@ -168,7 +179,7 @@ async function retryOnce(target: BatchTarget, event: RecordedEvent): Promise<Ret
     error?: unknown;
   }>(target.pool, target.projection.name, async (client, locked) => {
     if (locked >= event.position) return { result: { applied: 0 } };
-    const error = await applyInSavepoint(client, target.projection, event);
+    const error = await applyInSavepoint(client, target.projection, [event]);
     if (error !== undefined) return { result: { applied: 0, error } };
     return { result: { applied: 1 }, advanceTo: event.position };
   });
@@ -204,11 +215,11 @@ async function recordAndSkip(
 async function applyInSavepoint(
   client: PoolClient,
   projection: Projection,
-  event: RecordedEvent,
+  events: readonly RecordedEvent[],
 ): Promise<unknown> {
   await client.query('SAVEPOINT projection_apply');
   try {
-    await projection.apply([event], client);
+    await projection.apply(events, client);
   } catch (error) {
     await client.query('ROLLBACK TO SAVEPOINT projection_apply');
     return error ?? new Error('apply threw without a reason');

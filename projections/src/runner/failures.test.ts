@@ -3,7 +3,7 @@ import type { RecordedEvent } from '@issuer/events';
 import { pino } from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import { counted } from './testing/events';
-import { eventually } from './testing/eventually';
+import { eventually, visible } from './testing/eventually';
 import { type Fixture, fixture } from './testing/fixture';
 import { STREAM_COUNTS_TABLE, streamCountsProjection } from './testing/streamCounts';
 
@@ -81,6 +81,34 @@ describe('a poisoned event among good ones', () => {
     expect(
       lines.some((line) => line.level === 50 && line.position === poisonPosition.toString()),
     ).toBe(true);
+  });
+
+  it('is found in a large batch by halving, not by applying each event alone', async () => {
+    let applyCalls = 0;
+    const projection = streamCountsProjection({
+      async beforeWrite(events) {
+        applyCalls += 1;
+        if (events.some(isPoisoned)) throw new Error('cannot handle this event');
+      },
+    });
+    current = await fixture([projection]);
+    const f = current;
+    await f.append(
+      'Big-1',
+      Array.from({ length: 300 }, () => counted()),
+    );
+    await f.append('Big-2', [counted({ poison: true })]);
+    const head = await f.append(
+      'Big-1',
+      Array.from({ length: 211 }, () => counted()),
+    );
+    await visible(f.store, head);
+
+    const runner = f.startRunner({ batchSize: 1000 });
+
+    expect(await runner.readModelWaiter.waitFor(head, 10_000)).toBe(true);
+    expect(await rowsOf(f)).toEqual([{ stream_id: 'Big-1', events: 511 }]);
+    expect(applyCalls).toBeLessThan(30);
   });
 
   it('succeeds on a retry when the failure was transient, recording nothing', async () => {
