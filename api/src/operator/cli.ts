@@ -11,10 +11,11 @@ async function main(argv: readonly string[]): Promise<number> {
     return 2;
   }
   try {
-    const { email } = await withInfrastructure((infrastructure) =>
-      createOperator(infrastructure, parsed),
+    const { email, password } = parsed;
+    const created = await withInfrastructure((infrastructure) =>
+      createOperator(infrastructure, { email, password }),
     );
-    console.log(`Operator ${email} created. Sign in through POST /api/auth.`);
+    console.log(`Operator ${created.email} created. Sign in through POST /api/auth.`);
     return 0;
   } catch (error) {
     if (!(error instanceof DomainError)) throw error;
@@ -26,4 +27,5 @@ async function main(argv: readonly string[]): Promise<number> {
   }
 }
 
-process.exitCode = await main(process.argv.slice(2));
+// An explicit exit: a library's exit hook would otherwise turn a failure into status 0.
+process.exit(await main(process.argv.slice(2)));
