@@ -14,6 +14,7 @@ export const loginFailuresDdl = `
     failed_at timestamptz NOT NULL
   );
   CREATE INDEX IF NOT EXISTS login_failures_account ON login_failures (account, failed_at DESC);
+  CREATE INDEX IF NOT EXISTS login_failures_failed_at ON login_failures (failed_at);
 `;
 
 /** Creates the login-throttling table in the read-model database; safe on every start. */
@@ -50,11 +51,14 @@ export async function loginRetryAfterSeconds(
   return Math.max(1, Math.ceil((unlockAt - now.getTime()) / 1000));
 }
 
-/** Records one failure and forgets this account's failures that fell out of the window. */
+/**
+ * Records one failure and forgets every failure that fell out of the window, so accounts that
+ * never come back do not leave rows behind.
+ */
 export async function recordLoginFailure(pool: Pool, account: string, now: Date): Promise<void> {
   await pool.query(
     `WITH forgotten AS (
-       DELETE FROM login_failures WHERE account = $1 AND failed_at <= $3
+       DELETE FROM login_failures WHERE failed_at <= $3
      )
      INSERT INTO login_failures (account, failed_at) VALUES ($1, $2)`,
     [account, now, new Date(now.getTime() - loginFailureWindowMs)],
