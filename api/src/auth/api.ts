@@ -29,6 +29,7 @@ import {
 import { emailReservationDecider } from './emailReservation';
 import { clearLoginFailures, loginRetryAfterSeconds, recordLoginFailure } from './loginThrottle';
 import { hashPassword, verifyAgainstDummyHash, verifyPassword } from './passwords';
+import { hasControlCharacters, printableOnlyMessage, storableJsonProblem } from './storableJson';
 import { signAccessToken, type TokenSubject, verifyAccessToken } from './tokens';
 import type { User } from './user';
 
@@ -65,8 +66,18 @@ const updateUserSchema = z.strictObject({
     isIssuer: z.unknown().optional(),
     activeTerminalId: z.unknown().optional(),
     data: z.strictObject({
-      settings: userSettings,
-      shortcuts: z.array(z.string().max(100)).max(50),
+      settings: userSettings.superRefine((settings, context) => {
+        const problem = storableJsonProblem(settings);
+        if (problem) context.addIssue({ code: 'custom', message: problem });
+      }),
+      shortcuts: z
+        .array(
+          z
+            .string()
+            .max(100)
+            .refine((shortcut) => !hasControlCharacters(shortcut), printableOnlyMessage),
+        )
+        .max(50),
       companyName: z.unknown().optional(),
       fiatBalanceCad: z.unknown().optional(),
       email: z.unknown().optional(),

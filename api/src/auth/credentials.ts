@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { commonPasswordMessage, isCommonPassword } from './commonPasswords';
+import { hasControlCharacters, printableOnlyMessage } from './storableJson';
 
 /** Validation rules and messages for everything a person types to get an account. */
 
@@ -34,7 +35,8 @@ export const companyNameField = z
   .trim()
   .min(1, 'Company name is required')
   .min(4, 'Min character length is 4')
-  .max(100, 'Max character length is 100');
+  .max(100, 'Max character length is 100')
+  .refine((name) => !hasControlCharacters(name), printableOnlyMessage);
 
 export const companySymbolField = z
   .string({ error: required('Company symbol') })
@@ -50,7 +52,8 @@ export const loginSchema = z.strictObject({
   email: z
     .string({ error: required('Email') })
     .min(1, 'Email is required')
-    .max(1024),
+    .max(1024)
+    .refine((email) => !hasControlCharacters(email), 'Please enter a valid email'),
   password: z
     .string({ error: required('Password') })
     .min(1, 'Password is required')

@@ -4,6 +4,7 @@ import { type CompanyProfile, getCompanyProfile, type TerminalRow } from '@issue
 import { type Context, Hono } from 'hono';
 import { z } from 'zod';
 import { authenticate, requireRole } from '../auth/authenticate';
+import { hasControlCharacters, printableOnlyMessage } from '../auth/storableJson';
 import {
   centsToCad,
   loadUserWithCompany,
@@ -24,7 +25,8 @@ const terminalName = z
   .string({ error: 'Name is required' })
   .trim()
   .min(1, 'Name is required')
-  .max(60, 'Max character length is 60');
+  .max(60, 'Max character length is 60')
+  .refine((name) => !hasControlCharacters(name), printableOnlyMessage);
 const deviceId = z
   .string({ error: 'Device id is required' })
   .trim()
