@@ -1,5 +1,5 @@
 import type { EventStore } from '@issuer/events';
-import type { Pool } from 'pg';
+import pg, { type Pool } from 'pg';
 import { type Logger, pino } from 'pino';
 import type { Projection } from '../projection';
 import {
@@ -110,10 +110,7 @@ function sumFailed(outcomes: readonly BatchOutcome[]): number {
 
 /** `schema.table` or `table`, each part quoted as an identifier. */
 export function quoteTable(name: string): string {
-  return name
-    .split('.')
-    .map((part) => `"${part.replaceAll('"', '""')}"`)
-    .join('.');
+  return name.split('.').map(pg.escapeIdentifier).join('.');
 }
 
 /**
