@@ -84,6 +84,14 @@ describe('the platform operator', () => {
       token: operatorToken,
     });
     expect(broken.status).toBe(400);
+    const nul = await h.call(
+      'GET',
+      `/api/operator/companies?filter=${encodeURIComponent('{"q":"a\\u0000"}')}`,
+      {
+        token: operatorToken,
+      },
+    );
+    expect((await errorOf(nul)).fields).toEqual({ 'filter.q': 'Use printable characters only' });
   });
 
   it('verifies a company and grants issuer status; the company sees both in its profile', async () => {

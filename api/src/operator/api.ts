@@ -9,6 +9,7 @@ import {
 import { type Context, Hono } from 'hono';
 import { z } from 'zod';
 import { authenticate, requireRole } from '../auth/authenticate';
+import { hasControlCharacters, printableOnlyMessage } from '../auth/storableJson';
 import { centsToCad } from '../auth/userObject';
 import { type CompanyCommand, companyDecider } from '../companies/businessLogic';
 import {
@@ -41,7 +42,11 @@ const listQuery = z.strictObject({
   ).optional(),
   filter: jsonEncoded(
     z.strictObject({
-      q: z.string().max(200).optional(),
+      q: z
+        .string()
+        .max(200)
+        .refine((q) => !hasControlCharacters(q), printableOnlyMessage)
+        .optional(),
       verified: flag.optional(),
       isIssuer: flag.optional(),
     }),
