@@ -142,6 +142,21 @@ describe('concurrent commands without If-Match', () => {
   });
 });
 
+describe('a command that pins its expected revision', () => {
+  it('is not retried: a conflict answers 409 concurrency_conflict and appends nothing', async () => {
+    const create = () =>
+      h.app.request('/api/counters/pinned/create', {
+        method: 'POST',
+        headers: { Authorization: 'Test company-1 user-1' },
+      });
+    expect((await create()).status).toBe(201);
+    const again = await create();
+    expect(again.status).toBe(409);
+    expect((await errorOf(again)).code).toBe('concurrency_conflict');
+    expect(await h.store.readStream(counterStream('pinned'))).toHaveLength(1);
+  });
+});
+
 describe('a command over several streams', () => {
   it('writes each stream and waits once', async () => {
     const res = await h.app.request('/api/pairs', {

@@ -113,6 +113,15 @@ export function counterFeature(controls: CounterControls): Feature {
         });
         return c.json({ count: outcome.state.count, appended: outcome.events.length });
       })
+      .post('/counters/:id/create', testAuth, idempotent, pathParams(idParam), async (c) => {
+        await executeCommand(c, {
+          streamId: counterStream(c.req.valid('param').id),
+          decider: counterDecider,
+          command: { type: 'Increment', by: 1 },
+          expectedRevision: 'no_stream',
+        });
+        return c.json({ created: true }, 201);
+      })
       .post('/counters/:id/forgetful', testAuth, pathParams(idParam), async (c) => {
         await executeCommand(c, {
           streamId: counterStream(c.req.valid('param').id),
