@@ -169,6 +169,21 @@ describe('a command over several streams', () => {
     expect(await h.store.readStream(counterStream('alpha-counter'))).toHaveLength(1);
   });
 
+  it('applies If-Match only to the stream the route says it names', async () => {
+    await increment('beta-counter');
+    const res = await h.app.request('/api/pairs', {
+      method: 'POST',
+      body: '{"name":"beta","counter":"beta-counter"}',
+      headers: {
+        Authorization: 'Test company-1 user-1',
+        'Content-Type': 'application/json',
+        'If-Match': '"0"',
+      },
+    });
+    expect(res.status).toBe(201);
+    expect(await h.store.readStream(counterStream('beta-counter'))).toHaveLength(2);
+  });
+
   it("turns a taken reservation into the route's own conflict message", async () => {
     const again = await h.app.request('/api/pairs', {
       method: 'POST',

@@ -53,6 +53,8 @@ export interface CommandOptions<State, Command, Event extends DecidedEvent>
    * header pins it too, and a mismatch answers 412.
    */
   expectedRevision?: ExpectedRevision;
+  /** For the other streams of a multi-stream command: the client's If-Match names one stream's version. */
+  ignoreIfMatch?: boolean;
 }
 
 export interface CommandOutcome<State, Event extends DecidedEvent> {
@@ -94,7 +96,7 @@ export async function decideAndAppend<State, Command, Event extends DecidedEvent
   c: Context<AppEnv>,
   options: CommandOptions<State, Command, Event>,
 ): Promise<CommandOutcome<State, Event>> {
-  const seenRevision = ifMatchRevision(c);
+  const seenRevision = options.ignoreIfMatch ? undefined : ifMatchRevision(c);
   for (let attempt = 1; ; attempt++) {
     const loaded = await loadState(c, options.streamId, options.decider);
     if (seenRevision !== undefined && seenRevision !== loaded.revision) {

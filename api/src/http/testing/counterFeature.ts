@@ -158,6 +158,7 @@ export function counterFeature(controls: CounterControls): Feature {
             decider: counterDecider,
             command: { type: 'Increment', by: 1 },
             expectedRevision: 'no_stream',
+            ignoreIfMatch: true,
           }).catch((error: unknown) => {
             if (error instanceof WrongExpectedRevisionError) {
               throw new DomainError(409, 'conflict', 'The name is already in use', {
