@@ -2,6 +2,8 @@
 export const streamCategories = {
   company: 'Company',
   user: 'User',
+  /** Settings and shortcuts apart from the User stream, so frequent saves never lengthen login. */
+  userSettings: 'UserSettings',
   emailReservation: 'UserEmail',
   symbolReservation: 'CompanySymbol',
 } as const;

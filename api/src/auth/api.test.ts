@@ -83,6 +83,11 @@ describe('a company owner', () => {
     );
     expect(afterUpdate.user.data.settings).toEqual(settings);
     expect(afterUpdate.user.data.shortcuts).toEqual(['mail', 'todo']);
+    const userEvents = await h.store.readStream(`User-${user.uid}`);
+    expect(userEvents.map((event) => event.type)).toEqual(['UserRegistered']);
+    const [saved] = await h.store.readStream(`UserSettings-${user.uid}`);
+    expect(saved?.type).toBe('UserSettingsUpdated');
+    expect(saved?.metadata.companyId).toBe(userEvents[0]?.metadata.companyId);
 
     const logout = await h.call('POST', '/api/auth/logout', { token });
     expect(logout.status).toBe(204);

@@ -183,9 +183,12 @@ export const authRoutes: Feature = () =>
         data: { settings, shortcuts },
       });
       // A blind append: the token proved the user exists and the last save wins.
-      const { position } = await appendEvents(c, userStream(userId), [event], {
-        expectedRevision: 'stream_exists',
-      });
+      const { position } = await appendEvents(
+        c,
+        streamName(streamCategories.userSettings, userId),
+        [event],
+        { expectedRevision: 'any' },
+      );
       const readModels = await waitForReadModels(c, position);
       return c.json({ settings, shortcuts, readModels }, 200);
     })

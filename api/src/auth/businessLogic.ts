@@ -69,8 +69,9 @@ function updateSettings(command: UpdateUserSettings, state: Active): UserEvent[]
 }
 
 /**
- * Saving settings depends on nothing in the user's state but their existence, so the route may
- * append this blindly to an existing stream instead of loading it (the benchmark command).
+ * Saving settings depends on nothing in the user's state but their existence, which the verified
+ * token proves: the route appends this blindly to the user's UserSettings stream (the benchmark
+ * command), and login never folds settings saves.
  */
 export function settingsUpdated(
   userId: string,

@@ -1,4 +1,4 @@
-import type { UserEvent, UserSettings } from '@issuer/events';
+import type { UserEvent } from '@issuer/events';
 
 export type User =
   | { status: 'unregistered' }
@@ -12,8 +12,6 @@ export type User =
       passwordHash: string;
       /** Tokens issued under an older version are rejected. */
       passwordVersion: number;
-      settings: UserSettings;
-      shortcuts: readonly string[];
     };
 
 export const initialUser = (): User => ({ status: 'unregistered' });
@@ -30,14 +28,13 @@ export function evolveUser(state: User, event: UserEvent): User {
       roles,
       passwordHash,
       passwordVersion: 0,
-      settings: {},
-      shortcuts: [],
     };
   }
   if (state.status === 'unregistered') return state;
   switch (event.type) {
     case 'UserSettingsUpdated':
-      return { ...state, settings: event.data.settings, shortcuts: event.data.shortcuts };
+      // Lives in the UserSettings stream; nothing here depends on it.
+      return state;
     case 'UserPasswordChanged':
       return {
         ...state,
