@@ -1,3 +1,3 @@
 export type { Projection } from './projection';
-export * from './runner';
 export * from './readModels';
+export * from './runner';
