@@ -12,13 +12,15 @@ export interface BenchOptions {
   /** Commands sent one by one for the answer-to-read-model lag. */
   lagSamples: number;
   out: string;
+  /** How the rebuild's history is stored: through appendToStream, or bulk SQL into its tables. */
+  load: 'append' | 'bulk';
   /** false: the bench's PostgreSQL commits without waiting for the WAL flush. */
   synchronousCommit: boolean;
 }
 
 const usage = `usage: npm run bench -- [${sectionNames.join('|')} ...] [--events N] [--http-seconds S]
                        [--append-seconds S] [--lag-samples N] [--out FILE]
-                       [--synchronous-commit on|off]
+                       [--synchronous-commit on|off] [--load append|bulk]
   no section: run all of them`;
 
 function positiveInt(flag: string, raw: string | undefined, max: number): number {
@@ -37,6 +39,7 @@ export function parseOptions(argv: readonly string[]): BenchOptions {
     lagSamples: 500,
     out: 'bench/results/latest.json',
     synchronousCommit: true,
+    load: 'append',
   };
   for (let i = 0; i < argv.length; i += 1) {
     const arg = argv[i] ?? '';
@@ -53,6 +56,11 @@ export function parseOptions(argv: readonly string[]): BenchOptions {
       const value = next();
       if (value !== 'on' && value !== 'off') throw new Error(`${arg} takes on or off\n${usage}`);
       options.synchronousCommit = value === 'on';
+    } else if (arg === '--load') {
+      const value = next();
+      if (value !== 'append' && value !== 'bulk')
+        throw new Error(`${arg} takes append or bulk\n${usage}`);
+      options.load = value;
     } else if (arg === '--help' || arg === '-h') throw new Error(usage);
     else if ((sectionNames as readonly string[]).includes(arg))
       options.sections.push(arg as SectionName);

@@ -75,6 +75,8 @@ export async function withPool<T>(
   work: (pool: pg.Pool) => Promise<T>,
 ): Promise<T> {
   const pool = new pg.Pool({ connectionString, max });
+  // An idle connection dropped by the server must not take the whole bench down.
+  pool.on('error', (error) => console.error('idle bench connection failed:', error.message));
   try {
     return await work(pool);
   } finally {
