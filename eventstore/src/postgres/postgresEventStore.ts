@@ -19,7 +19,6 @@ import {
   EXPECTED_STREAM_EXISTS,
   MAX_EVENTS_PER_TRANSACTION,
   migrateEventStoreSchema,
-  RETRY_IN_NEW_TRANSACTION_SQLSTATE,
   VISIBLE_HORIZON,
   WRONG_EXPECTED_REVISION_SQLSTATE,
 } from './postgresSchema';
@@ -49,7 +48,6 @@ export class DuplicateEventIdError extends Error {
 
 const NOTIFY_CHANNEL = 'es_appended';
 const DEFAULT_MAX_COUNT = 1000;
-const MAX_APPEND_ATTEMPTS = 10;
 /** Re-poll delays while a committed event is known but still behind the visibility horizon. */
 const FIRST_REPOLL_MS = 1;
 const LAST_REPOLL_MS = 50;
@@ -122,7 +120,7 @@ export class PostgresEventStore implements EventStore {
     }
     await this.migrate();
     const values = [streamId, encodeExpected(options.expectedRevision), serializeEvents(events)];
-    const row = await this.appendWithRetry(values).catch((error: unknown) => {
+    const row = await this.callAppendFunction(values).catch((error: unknown) => {
       throw translateAppendError(error, streamId, options.expectedRevision);
     });
     const result = {
@@ -177,6 +175,7 @@ export class PostgresEventStore implements EventStore {
       () => this.subscriptions.delete(subscription),
     );
     this.subscriptions.add(subscription);
+    void this.signal.listen();
     return subscription;
   }
 
@@ -195,22 +194,7 @@ export class PostgresEventStore implements EventStore {
     if (this.ownsPool) await this.pool.end();
   }
 
-  /** A transaction whose xid is older than the stream's last append is retried with a new one. */
-  private async appendWithRetry(values: readonly unknown[]): Promise<AppendRow> {
-    for (let attempt = 1; ; attempt += 1) {
-      try {
-        return await this.appendOnce(values);
-      } catch (error) {
-        const retry =
-          error instanceof pg.DatabaseError &&
-          error.code === RETRY_IN_NEW_TRANSACTION_SQLSTATE &&
-          attempt < MAX_APPEND_ATTEMPTS;
-        if (!retry) throw error;
-      }
-    }
-  }
-
-  private async appendOnce(values: readonly unknown[]): Promise<AppendRow> {
+  private async callAppendFunction(values: readonly unknown[]): Promise<AppendRow> {
     const query = {
       name: 'es_append',
       text: 'SELECT next_revision::text, end_position::text, written FROM es_append($1, $2, $3)',
@@ -317,6 +301,8 @@ function toRecordedEvent(row: EventRow): RecordedEvent {
 class AppendSignal {
   /** Highest position known to be committed (it may still be behind the visibility horizon). */
   latestCommitted = -1n;
+  /** Counts signals, so that a reader can tell whether one came while it was reading. */
+  generation = 0;
   private readonly waiters = new Set<() => void>();
   private client: Promise<pg.Client> | undefined;
   private listening = false;
@@ -332,9 +318,13 @@ class AppendSignal {
     if (!this.notifying) void this.flushNotifications();
   }
 
-  /** Resolves on the next commit signal, or after `timeoutMs`. Starts listening if needed. */
-  async nextSignal(timeoutMs: number): Promise<void> {
+  /**
+   * Resolves on the next signal after `seen` (a `generation` read before the caller's last read),
+   * at once if one came meanwhile, or after `timeoutMs`.
+   */
+  async nextSignal(seen: number, timeoutMs: number): Promise<void> {
     void this.listen();
+    if (this.generation !== seen) return;
     await new Promise<void>((resolve) => {
       const wake = () => {
         clearTimeout(timer);
@@ -347,6 +337,7 @@ class AppendSignal {
   }
 
   wakeAll(): void {
+    this.generation += 1;
     for (const wake of [...this.waiters]) wake();
   }
 
@@ -380,12 +371,17 @@ class AppendSignal {
     }
   }
 
-  private async listen(): Promise<void> {
+  /**
+   * Starts listening unless already listening. Notifications sent before LISTEN took effect are
+   * lost, so once it does, waiting subscriptions are woken to read again.
+   */
+  async listen(): Promise<void> {
     if (this.listening || this.closed) return;
     this.listening = true;
     try {
       const client = await this.connection();
       await client.query(`LISTEN ${NOTIFY_CHANNEL}`);
+      this.wakeAll();
     } catch {
       this.listening = false; // retried on the next wait; polling covers the gap
     }
@@ -402,7 +398,7 @@ class AppendSignal {
   private async connect(): Promise<pg.Client> {
     const client = new pg.Client(this.clientConfig);
     client.on('notification', ({ payload }) => {
-      if (payload) this.committed(BigInt(payload));
+      if (payload && /^\d+$/.test(payload)) this.committed(BigInt(payload));
     });
     client.on('error', () => this.dropConnection());
     client.on('end', () => this.dropConnection());
@@ -450,6 +446,7 @@ class PostgresAllSubscription implements AllSubscription {
     let repollMs = FIRST_REPOLL_MS;
     try {
       while (!this.closed) {
+        const seen = this.source.signal.generation;
         const page = await this.source.readAll({
           after: this.checkpoint,
           maxCount: this.source.batchSize,
@@ -467,7 +464,7 @@ class PostgresAllSubscription implements AllSubscription {
           continue;
         }
         repollMs = FIRST_REPOLL_MS;
-        if (!this.closed) await this.source.signal.nextSignal(this.source.pollIntervalMs);
+        if (!this.closed) await this.source.signal.nextSignal(seen, this.source.pollIntervalMs);
       }
     } finally {
       await this.close();

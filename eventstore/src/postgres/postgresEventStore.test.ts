@@ -1,0 +1,227 @@
+import { randomUUID } from 'node:crypto';
+import type { AllSubscription, NewEvent } from '@issuer/events';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DuplicateEventIdError, PostgresEventStore } from './postgresEventStore';
+import { createTestDatabase, postgresServers, type TestDatabase } from './testDatabases';
+
+// Behaviour of the PostgreSQL adapter beyond the shared contract.
+for (const server of await postgresServers()) {
+  describe(`PostgreSQL event store (${server.name})`, () => {
+    let database: TestDatabase;
+    let store: PostgresEventStore;
+    let sql: pg.Pool;
+
+    beforeAll(async () => {
+      database = await createTestDatabase(server);
+      store = new PostgresEventStore(database.url);
+      await store.migrate();
+      sql = new pg.Pool({ connectionString: database.url, max: 4 });
+    });
+    afterAll(async () => {
+      await store.close();
+      await sql.end();
+      await database.drop();
+    });
+
+    describe('schema', () => {
+      it('given two stores starting at once on an empty database, then both migrate and work', async () => {
+        const empty = await createTestDatabase(server);
+        const first = new PostgresEventStore(empty.url);
+        const second = new PostgresEventStore(empty.url);
+        try {
+          await Promise.all([first.migrate(), second.migrate()]);
+          await first.appendToStream('Both-1', newEvents(1), { expectedRevision: 'no_stream' });
+          expect(await second.readStream('Both-1')).toHaveLength(1);
+        } finally {
+          await Promise.all([first.close(), second.close()]);
+          await empty.drop();
+        }
+      });
+    });
+
+    describe('appending', () => {
+      it('given an event id already stored in another stream, then the append fails and stores nothing', async () => {
+        const [event] = newEvents(1);
+        if (!event) throw new Error('expected an event');
+        await store.appendToStream(stream(), [event], { expectedRevision: 'no_stream' });
+        const other = stream();
+
+        const appending = store.appendToStream(other, [event], { expectedRevision: 'any' });
+
+        await expect(appending).rejects.toBeInstanceOf(DuplicateEventIdError);
+        expect(await store.readStream(other)).toEqual([]);
+      });
+
+      it('given no events, then the append is refused', async () => {
+        await expect(
+          store.appendToStream(stream(), [], { expectedRevision: 'any' }),
+        ).rejects.toBeInstanceOf(RangeError);
+      });
+
+      it('given a negative exact revision, then the append is refused', async () => {
+        await expect(
+          store.appendToStream(stream(), newEvents(1), { expectedRevision: -3n }),
+        ).rejects.toBeInstanceOf(RangeError);
+      });
+
+      it('given data with nested values and unicode, then it reads back equal', async () => {
+        const streamId = stream();
+        const data = {
+          name: 'Zoë Ünal',
+          amount: { minor: 123_456_789, currency: 'CAD' },
+          tags: [],
+        };
+        const [event] = newEvents(1);
+        if (!event) throw new Error('expected an event');
+
+        await store.appendToStream(streamId, [{ ...event, data }], {
+          expectedRevision: 'no_stream',
+        });
+
+        expect((await store.readStream(streamId))[0]?.data).toEqual(data);
+      });
+    });
+
+    describe('global positions', () => {
+      it('given two appends in one transaction, then both are stored with increasing positions under one transaction id', async () => {
+        const [first, second] = [stream(), stream()];
+        const client = await sql.connect();
+        try {
+          await client.query('BEGIN');
+          await client.query('SELECT * FROM es_append($1, -1, $2)', [first, eventsJson(2)]);
+          await client.query('SELECT * FROM es_append($1, -1, $2)', [second, eventsJson(3)]);
+          await client.query('COMMIT');
+        } finally {
+          client.release();
+        }
+
+        const events = [...(await store.readStream(first)), ...(await store.readStream(second))];
+        const positions = events.map((event) => event.position);
+        expect(positions).toEqual([...positions].sort((a, b) => (a < b ? -1 : 1)));
+        expect(new Set(positions).size).toBe(5);
+        const { rows } = await sql.query<{ transactions: number }>(
+          'SELECT count(DISTINCT transaction_id::text)::int AS transactions FROM es_events WHERE stream_id = ANY($1)',
+          [[first, second]],
+        );
+        expect(rows[0]?.transactions).toBe(1);
+      });
+
+      it('given a transaction that wrote before a newer append to the stream, when it appends there, then it is refused for a retry', async () => {
+        const streamId = stream();
+        const older = await sql.connect();
+        try {
+          await older.query('BEGIN');
+          await older.query('SELECT pg_current_xact_id()');
+          await store.appendToStream(streamId, newEvents(1), { expectedRevision: 'no_stream' });
+
+          const appending = older.query('SELECT * FROM es_append($1, -2, $2)', [
+            streamId,
+            eventsJson(1),
+          ]);
+
+          await expect(appending).rejects.toMatchObject({ code: '40001' });
+        } finally {
+          await older.query('ROLLBACK');
+          older.release();
+        }
+        expect(await store.readStream(streamId)).toHaveLength(1);
+      });
+    });
+
+    describe('live subscription', () => {
+      // Polling is set to 10 s here, so only the notification path can deliver in time.
+      it('given an idle subscriber in another store instance, when an event is appended, then the notification brings it long before the next poll', async () => {
+        const subscriberStore = new PostgresEventStore(database.url, { pollIntervalMs: 10_000 });
+        const streamId = stream();
+        const subscription = subscriberStore.subscribeToAll({ after: await store.headPosition() });
+        const arrival = firstOf(subscription, streamId);
+        try {
+          await sleep(200); // caught up and listening
+
+          const appendedAt = performance.now();
+          await store.appendToStream(streamId, newEvents(1), { expectedRevision: 'no_stream' });
+
+          await arrival;
+          expect(performance.now() - appendedAt).toBeLessThan(2000);
+        } finally {
+          await subscription.close();
+          await subscriberStore.close();
+        }
+      });
+
+      it('given an older transaction still open, when a notified event is behind the horizon, then it arrives soon after that transaction ends', async () => {
+        const subscriberStore = new PostgresEventStore(database.url, { pollIntervalMs: 10_000 });
+        const streamId = stream();
+        const subscription = subscriberStore.subscribeToAll({ after: await store.headPosition() });
+        let arrivedAt = 0;
+        const arrival = firstOf(subscription, streamId).then(() => {
+          arrivedAt = performance.now();
+        });
+        const older = await sql.connect();
+        try {
+          await sleep(200);
+          await older.query('BEGIN');
+          await older.query('SELECT pg_current_xact_id()');
+          await store.appendToStream(streamId, newEvents(1), { expectedRevision: 'no_stream' });
+          await sleep(300);
+          expect(arrivedAt).toBe(0);
+
+          const endedAt = performance.now();
+          await older.query('COMMIT');
+
+          await arrival;
+          expect(arrivedAt - endedAt).toBeLessThan(2000);
+        } finally {
+          older.release();
+          await subscription.close();
+          await subscriberStore.close();
+        }
+      });
+
+      it('given a subscription waiting for events, when the store closes, then iteration ends', async () => {
+        const closing = new PostgresEventStore(database.url);
+        const subscription = closing.subscribeToAll({ after: await closing.headPosition() });
+        const draining = (async () => {
+          for await (const _ of subscription) {
+            // nothing new arrives
+          }
+        })();
+        await sleep(50);
+
+        await closing.close();
+
+        await expect(draining).resolves.toBeUndefined();
+      });
+    });
+  });
+}
+
+const stream = () => `Pg-${randomUUID()}`;
+
+function newEvents(count: number): NewEvent[] {
+  return Array.from({ length: count }, () => ({
+    id: randomUUID(),
+    type: 'PostgresTested',
+    data: { at: 1 },
+    metadata: {
+      companyId: 'company-pg',
+      userId: null,
+      correlationId: randomUUID(),
+      causationId: null,
+      occurredAt: '2025-01-01T00:00:00.000Z',
+      schemaVersion: 1,
+    },
+  }));
+}
+
+/** Resolves when the subscription delivers an event of the stream. */
+async function firstOf(subscription: AllSubscription, streamId: string): Promise<void> {
+  for await (const event of subscription) {
+    if (event.streamId === streamId) return;
+  }
+  throw new Error('subscription ended first');
+}
+
+const eventsJson = (count: number) => JSON.stringify(newEvents(count));
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
