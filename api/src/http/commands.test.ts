@@ -73,7 +73,7 @@ describe('a command when the read models lag', () => {
 
 describe('a command the decider finds nothing to do for', () => {
   it('appends nothing and does not wait', async () => {
-    const head = await h.headPosition();
+    const head = await h.settledHead();
     const res = await h.app.request('/api/counters/never-touched/reset', {
       method: 'POST',
       headers: { Authorization: 'Test company-1 user-1' },
@@ -81,7 +81,7 @@ describe('a command the decider finds nothing to do for', () => {
     expect(res.status).toBe(200);
     expect(await jsonOf(res)).toEqual({ count: 0, appended: 0 });
     expect(res.headers.get('ETag')).toBeNull();
-    expect(await h.headPosition()).toBe(head);
+    expect(await h.settledHead()).toBe(head);
   });
 });
 
@@ -99,13 +99,13 @@ describe('If-Match', () => {
   it('answers 412 to a stale revision and appends nothing', async () => {
     await increment('stale');
     await increment('stale');
-    const head = await h.headPosition();
+    const head = await h.settledHead();
     const res = await increment('stale', 1, { 'If-Match': '"0"' });
     expect(res.status).toBe(412);
     const error = await errorOf(res);
     expect(error.code).toBe('precondition_failed');
     expect(error.message).toContain('"1"');
-    expect(await h.headPosition()).toBe(head);
+    expect(await h.settledHead()).toBe(head);
   });
 
   it('answers 412 when two clients send the same revision at once: exactly one wins', async () => {

@@ -39,7 +39,12 @@ export interface Harness {
   logs(): Record<string, unknown>[];
   /** Moves the injected clock. */
   advanceClock(ms: number): void;
-  headPosition(): Promise<bigint | undefined>;
+  /**
+   * The store's head once every transaction that committed before this call is visible. The
+   * PostgreSQL store hides positions behind the server-wide oldest running transaction, and other
+   * test files share the server, so a plain `headPosition()` can lag a commit for a moment.
+   */
+  settledHead(): Promise<bigint | undefined>;
   close(): Promise<void>;
 }
 
@@ -91,10 +96,27 @@ export async function startHarness(
     advanceClock: (ms) => {
       now += ms;
     },
-    headPosition: () => store.headPosition(),
+    settledHead: async () => {
+      await waitForOlderTransactions(storePool);
+      return store.headPosition();
+    },
     close: async () => {
       await store.close();
       await Promise.all([storePool.end(), pool.end()]);
     },
   };
+}
+
+async function waitForOlderTransactions(pool: pg.Pool): Promise<void> {
+  const { rows } = await pool.query<{ xid: string }>('SELECT pg_current_xact_id()::text AS xid');
+  const mine = BigInt(rows[0]?.xid ?? '0');
+  const deadline = Date.now() + 15_000;
+  for (;;) {
+    const horizon = await pool.query<{ xmin: string }>(
+      'SELECT pg_snapshot_xmin(pg_current_snapshot())::text AS xmin',
+    );
+    if (BigInt(horizon.rows[0]?.xmin ?? '0') > mine) return;
+    if (Date.now() > deadline) throw new Error('older transactions are still running after 15 s');
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
 }
