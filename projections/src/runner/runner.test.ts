@@ -1,5 +1,6 @@
 import type { RecordedEvent } from '@issuer/events';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { postgresServers, useServer } from './testing/database';
 import { counted, ignored } from './testing/events';
 import { eventually } from './testing/eventually';
 import { type Fixture, fixture } from './testing/fixture';
@@ -28,155 +29,158 @@ async function caughtUp(f: Fixture, position: bigint) {
   expect(await runner.readModelWaiter.waitFor(position, 10_000)).toBe(true);
   return runner;
 }
+describe.each(await postgresServers())('on the $name PostgreSQL', (server) => {
+  beforeAll(() => useServer(server));
 
-describe('given events already in the store, a started runner', () => {
-  it('applies the handled events and stores the checkpoint at the last one', async () => {
-    const f = await given();
-    await f.append('A-1', [counted(), counted(), counted()]);
-    await f.append('B-1', [counted(), ignored()]);
-    const head = await f.append('B-1', [counted()]);
+  describe('given events already in the store, a started runner', () => {
+    it('applies the handled events and stores the checkpoint at the last one', async () => {
+      const f = await given();
+      await f.append('A-1', [counted(), counted(), counted()]);
+      await f.append('B-1', [counted(), ignored()]);
+      const head = await f.append('B-1', [counted()]);
 
-    await caughtUp(f, head);
+      await caughtUp(f, head);
 
-    expect(await rows(f)).toEqual([
-      { stream_id: 'A-1', events: 3 },
-      { stream_id: 'B-1', events: 2 },
-    ]);
-    expect(await f.checkpointOf('stream_counts')).toBe(head);
-  });
-
-  it('works through a backlog larger than one batch', async () => {
-    const f = await given();
-    for (let round = 0; round < 5; round += 1)
-      await f.append(
-        `S-${round % 2}`,
-        Array.from({ length: 50 }, () => counted()),
-      );
-    const head = await f.append('S-0', [counted()]);
-
-    const runner = f.startRunner({ batchSize: 7 });
-
-    expect(await runner.readModelWaiter.waitFor(head, 10_000)).toBe(true);
-    expect(await rows(f)).toEqual([
-      { stream_id: 'S-0', events: 151 },
-      { stream_id: 'S-1', events: 100 },
-    ]);
-  });
-
-  it('moves the checkpoint over events it does not handle, writing no rows', async () => {
-    const f = await given();
-    const head = await f.append('X-1', [ignored(), ignored()]);
-
-    await caughtUp(f, head);
-
-    expect(await rows(f)).toEqual([]);
-    expect(await f.checkpointOf('stream_counts')).toBe(head);
-  });
-});
-
-describe('a running runner', () => {
-  it('applies each new event before the in-process wait returns', async () => {
-    const f = await given();
-    const runner = f.startRunner({ idlePollMs: 60_000 });
-    for (let event = 1; event <= 20; event += 1) {
-      const position = await f.append('L-1', [counted()]);
-      expect(await runner.readModelWaiter.waitFor(position, 2_000)).toBe(true);
-      expect(await rows(f)).toEqual([{ stream_id: 'L-1', events: event }]);
-    }
-  });
-
-  it('is woken by the store subscription when nobody waits', async () => {
-    const f = await given();
-    f.startRunner({ idlePollMs: 60_000 });
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    const position = await f.append('W-1', [counted()]);
-
-    await eventually(async () => (await f.checkpointOf('stream_counts')) === position);
-    expect(await rows(f)).toEqual([{ stream_id: 'W-1', events: 1 }]);
-  });
-});
-
-describe('a read model re-applied from an older checkpoint', () => {
-  it('ends with exactly the same rows (updates are idempotent by position)', async () => {
-    const f = await given();
-    const middle = await f.append('R-1', [counted(), counted()]);
-    await f.append('R-2', [counted()]);
-    const head = await f.append('R-1', [counted()]);
-    const first = await caughtUp(f, head);
-    await first.stop();
-    const before = await rows(f);
-
-    await f.pool.query('UPDATE projection_checkpoints SET position = $1', [middle.toString()]);
-    await caughtUp(f, head);
-
-    expect(await rows(f)).toEqual(before);
-    expect(before).toEqual([
-      { stream_id: 'R-1', events: 3 },
-      { stream_id: 'R-2', events: 1 },
-    ]);
-  });
-});
-
-describe('a batch interrupted half-way', () => {
-  it('keeps neither rows nor checkpoint when the connection dies, then applies it once on retry', async () => {
-    let calls = 0;
-    let releaseRetry: () => void = () => {};
-    const retryMayProceed = new Promise<void>((resolve) => {
-      releaseRetry = resolve;
+      expect(await rows(f)).toEqual([
+        { stream_id: 'A-1', events: 3 },
+        { stream_id: 'B-1', events: 2 },
+      ]);
+      expect(await f.checkpointOf('stream_counts')).toBe(head);
     });
-    let retryStarted: () => void = () => {};
-    const retryIsWaiting = new Promise<void>((resolve) => {
-      retryStarted = resolve;
-    });
-    const f = await given({
-      async beforeWrite() {
-        calls += 1;
-        if (calls === 2) {
-          retryStarted();
-          await retryMayProceed;
-        }
-      },
-      async afterWrite(_events, client) {
-        if (calls === 1) await client.query('SELECT pg_terminate_backend(pg_backend_pid())');
-      },
-    });
-    await f.append('C-1', [counted(), counted()]);
-    const head = await f.append('C-2', [counted()]);
 
-    const runner = f.startRunner();
-    await retryIsWaiting;
-    expect(await rows(f)).toEqual([]);
-    expect(await f.checkpointOf('stream_counts')).toBe(-1n);
+    it('works through a backlog larger than one batch', async () => {
+      const f = await given();
+      for (let round = 0; round < 5; round += 1)
+        await f.append(
+          `S-${round % 2}`,
+          Array.from({ length: 50 }, () => counted()),
+        );
+      const head = await f.append('S-0', [counted()]);
 
-    releaseRetry();
-    expect(await runner.readModelWaiter.waitFor(head, 10_000)).toBe(true);
-    expect(await rows(f)).toEqual([
-      { stream_id: 'C-1', events: 2 },
-      { stream_id: 'C-2', events: 1 },
-    ]);
+      const runner = f.startRunner({ batchSize: 7 });
+
+      expect(await runner.readModelWaiter.waitFor(head, 10_000)).toBe(true);
+      expect(await rows(f)).toEqual([
+        { stream_id: 'S-0', events: 151 },
+        { stream_id: 'S-1', events: 100 },
+      ]);
+    });
+
+    it('moves the checkpoint over events it does not handle, writing no rows', async () => {
+      const f = await given();
+      const head = await f.append('X-1', [ignored(), ignored()]);
+
+      await caughtUp(f, head);
+
+      expect(await rows(f)).toEqual([]);
+      expect(await f.checkpointOf('stream_counts')).toBe(head);
+    });
   });
 
-  it('does not double the rows a throwing projection wrote before it threw', async () => {
-    let thrown = false;
-    const f = await given({
-      async afterWrite(events: readonly RecordedEvent[]) {
-        if (!thrown && events.length > 1) {
-          thrown = true;
-          throw new Error('crash after writing the batch rows');
-        }
-      },
+  describe('a running runner', () => {
+    it('applies each new event before the in-process wait returns', async () => {
+      const f = await given();
+      const runner = f.startRunner({ idlePollMs: 60_000 });
+      for (let event = 1; event <= 20; event += 1) {
+        const position = await f.append('L-1', [counted()]);
+        expect(await runner.readModelWaiter.waitFor(position, 2_000)).toBe(true);
+        expect(await rows(f)).toEqual([{ stream_id: 'L-1', events: event }]);
+      }
     });
-    await f.append('D-1', [counted(), counted(), counted()]);
-    const head = await f.append('D-2', [counted()]);
 
-    await caughtUp(f, head);
+    it('is woken by the store subscription when nobody waits', async () => {
+      const f = await given();
+      f.startRunner({ idlePollMs: 60_000 });
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      const position = await f.append('W-1', [counted()]);
 
-    expect(thrown).toBe(true);
-    expect(await rows(f)).toEqual([
-      { stream_id: 'D-1', events: 3 },
-      { stream_id: 'D-2', events: 1 },
-    ]);
-    const { rows: failures } = await f.pool.query('SELECT * FROM projection_failures');
-    expect(failures).toEqual([]);
+      await eventually(async () => (await f.checkpointOf('stream_counts')) === position);
+      expect(await rows(f)).toEqual([{ stream_id: 'W-1', events: 1 }]);
+    });
+  });
+
+  describe('a read model re-applied from an older checkpoint', () => {
+    it('ends with exactly the same rows (updates are idempotent by position)', async () => {
+      const f = await given();
+      const middle = await f.append('R-1', [counted(), counted()]);
+      await f.append('R-2', [counted()]);
+      const head = await f.append('R-1', [counted()]);
+      const first = await caughtUp(f, head);
+      await first.stop();
+      const before = await rows(f);
+
+      await f.pool.query('UPDATE projection_checkpoints SET position = $1', [middle.toString()]);
+      await caughtUp(f, head);
+
+      expect(await rows(f)).toEqual(before);
+      expect(before).toEqual([
+        { stream_id: 'R-1', events: 3 },
+        { stream_id: 'R-2', events: 1 },
+      ]);
+    });
+  });
+
+  describe('a batch interrupted half-way', () => {
+    it('keeps neither rows nor checkpoint when the connection dies, then applies it once on retry', async () => {
+      let calls = 0;
+      let releaseRetry: () => void = () => {};
+      const retryMayProceed = new Promise<void>((resolve) => {
+        releaseRetry = resolve;
+      });
+      let retryStarted: () => void = () => {};
+      const retryIsWaiting = new Promise<void>((resolve) => {
+        retryStarted = resolve;
+      });
+      const f = await given({
+        async beforeWrite() {
+          calls += 1;
+          if (calls === 2) {
+            retryStarted();
+            await retryMayProceed;
+          }
+        },
+        async afterWrite(_events, client) {
+          if (calls === 1) await client.query('SELECT pg_terminate_backend(pg_backend_pid())');
+        },
+      });
+      await f.append('C-1', [counted(), counted()]);
+      const head = await f.append('C-2', [counted()]);
+
+      const runner = f.startRunner();
+      await retryIsWaiting;
+      expect(await rows(f)).toEqual([]);
+      expect(await f.checkpointOf('stream_counts')).toBe(-1n);
+
+      releaseRetry();
+      expect(await runner.readModelWaiter.waitFor(head, 10_000)).toBe(true);
+      expect(await rows(f)).toEqual([
+        { stream_id: 'C-1', events: 2 },
+        { stream_id: 'C-2', events: 1 },
+      ]);
+    });
+
+    it('does not double the rows a throwing projection wrote before it threw', async () => {
+      let thrown = false;
+      const f = await given({
+        async afterWrite(events: readonly RecordedEvent[]) {
+          if (!thrown && events.length > 1) {
+            thrown = true;
+            throw new Error('crash after writing the batch rows');
+          }
+        },
+      });
+      await f.append('D-1', [counted(), counted(), counted()]);
+      const head = await f.append('D-2', [counted()]);
+
+      await caughtUp(f, head);
+
+      expect(thrown).toBe(true);
+      expect(await rows(f)).toEqual([
+        { stream_id: 'D-1', events: 3 },
+        { stream_id: 'D-2', events: 1 },
+      ]);
+      const { rows: failures } = await f.pool.query('SELECT * FROM projection_failures');
+      expect(failures).toEqual([]);
+    });
   });
 });
