@@ -8,6 +8,8 @@ const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
 
 export interface AppProcess {
   url: string;
+  /** The Node process that runs api/src/main.ts. */
+  pid: number;
   stop(): Promise<void>;
 }
 
@@ -46,8 +48,11 @@ export async function startApp(
       `the app did not start: ${error instanceof Error ? error.message : String(error)}\n${app.output()}`,
     );
   }
+  const pid = app.child.pid;
+  if (pid === undefined) throw new Error('the app has no pid');
   return {
     url,
+    pid,
     stop: async () => {
       await app.stop();
     },

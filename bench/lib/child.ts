@@ -7,6 +7,7 @@ import { freePort } from './net';
 
 export interface ChildServer {
   url: string;
+  pid: number;
   stop(): Promise<void>;
 }
 
@@ -33,7 +34,8 @@ export async function startChildServer(
     await stop();
     throw error;
   }
-  return { url: `http://127.0.0.1:${port}`, stop };
+  if (child.pid === undefined) throw new Error(`${file} has no pid`);
+  return { url: `http://127.0.0.1:${port}`, pid: child.pid, stop };
 }
 
 function waitForReady(child: ChildProcess, timeoutMs: number, file: string): Promise<void> {

@@ -1,4 +1,5 @@
 import autocannon from 'autocannon';
+import { meterCpu } from './cpu';
 import { summarize } from './stats';
 
 export interface LoadOptions {
@@ -20,6 +21,8 @@ export interface LoadRun {
   statusCounts: Record<string, number>;
   /** Connection errors and timeouts. */
   errors: number;
+  /** CPU ms per metered component during the run (see cpu.ts). */
+  cpuMs: Record<string, number>;
 }
 
 export interface LoadResult {
@@ -31,15 +34,21 @@ export interface LoadResult {
   non2xx: number;
   errors: number;
   statusCounts: Record<string, number>;
+  /** CPU ms per successful answer, per metered component. */
+  cpuMsPerOk: Record<string, number>;
 }
 
 /** One autocannon run, bounded by `durationSeconds`; every answer's latency is kept. */
-export function runLoad(options: LoadOptions): Promise<LoadRun> {
+export function runLoad(
+  options: LoadOptions,
+  meter: Record<string, number | 'self'> = {},
+): Promise<LoadRun> {
   let nextConnection = 0;
   const perConnection = options.perConnection;
   const baseHeaders = { 'content-type': 'application/json', ...options.headers };
   const latenciesMs: number[] = [];
   const statusCounts: Record<string, number> = {};
+  const cpu = meterCpu(meter);
   return new Promise((resolve, reject) => {
     const instance = autocannon(
       {
@@ -69,7 +78,13 @@ export function runLoad(options: LoadOptions): Promise<LoadRun> {
       },
       (error: unknown, result: autocannon.Result) => {
         if (error) return reject(error);
-        resolve({ seconds: result.duration, latenciesMs, statusCounts, errors: result.errors });
+        resolve({
+          seconds: result.duration,
+          latenciesMs,
+          statusCounts,
+          errors: result.errors,
+          cpuMs: cpu.read(),
+        });
       },
     );
     instance.on('response', (_client, statusCode, _bytes, responseTime) => {
@@ -92,6 +107,10 @@ export function combineLoad(runs: readonly LoadRun[]): LoadResult {
     }
   const seconds = runs.reduce((total, run) => total + run.seconds, 0);
   const latency = summarize(runs.flatMap((run) => run.latenciesMs));
+  const cpuMsPerOk: Record<string, number> = {};
+  for (const run of runs)
+    for (const [name, ms] of Object.entries(run.cpuMs))
+      cpuMsPerOk[name] = (cpuMsPerOk[name] ?? 0) + ms / Math.max(1, ok);
   return {
     okPerSecond: seconds > 0 ? ok / seconds : 0,
     p50Ms: latency.p50,
@@ -100,5 +119,6 @@ export function combineLoad(runs: readonly LoadRun[]): LoadResult {
     non2xx: answers - ok,
     errors: runs.reduce((total, run) => total + run.errors, 0),
     statusCounts,
+    cpuMsPerOk,
   };
 }

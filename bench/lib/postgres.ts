@@ -5,11 +5,14 @@ import { join } from 'node:path';
 import { startEmbeddedPostgres } from '@issuer/eventstore/embedded';
 import pg from 'pg';
 import { onCleanup } from './cleanup';
+import { postmasterPid } from './cpu';
 import { freePort } from './net';
 
 /** One embedded PostgreSQL 18 for the whole bench run, in a temp folder removed at the end. */
 export interface BenchPostgres {
   adminUrl: string;
+  /** The postmaster: its process tree is every backend and helper of this server. */
+  postmasterPid: number;
   /** A new empty database on the server; returns its URL. */
   createDatabase(prefix: string): Promise<string>;
 }
@@ -52,6 +55,7 @@ async function start(): Promise<BenchPostgres> {
   );
   return {
     adminUrl: server.url,
+    postmasterPid: postmasterPid(dataDir),
     async createDatabase(prefix) {
       const name = `${prefix}_${randomUUID().replaceAll('-', '').slice(0, 12)}`;
       const admin = new pg.Client({ connectionString: server.url });

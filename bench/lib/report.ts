@@ -27,6 +27,8 @@ export interface Figure {
   ratio?: number;
   target?: Target;
   note?: string;
+  /** Extra numbers for the JSON only (e.g. CPU ms per request by component). */
+  detail?: Record<string, number>;
 }
 
 export function figure(
@@ -34,7 +36,12 @@ export function figure(
   name: string,
   value: number,
   unit: Unit,
-  extra: { baseline?: Baseline; target?: Target; note?: string } = {},
+  extra: {
+    baseline?: Baseline;
+    target?: Target;
+    note?: string;
+    detail?: Record<string, number>;
+  } = {},
 ): Figure {
   const ratio =
     extra.baseline && extra.baseline.value > 0 ? value / extra.baseline.value : undefined;

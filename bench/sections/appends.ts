@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { EventStore, ExpectedRevision } from '@issuer/events';
 import { PostgresEventStore } from '@issuer/eventstore';
+import { meterCpu } from '../lib/cpu';
 import type { BenchOptions } from '../lib/options';
 import { settingsEvent } from '../lib/payloads';
 import { benchPostgres, withPool } from '../lib/postgres';
@@ -33,23 +34,44 @@ export async function benchAppends(options: BenchOptions): Promise<Figure[]> {
       const companyId = randomUUID();
       const baselineRuns: WritersRun[] = [];
       const storeRuns: WritersRun[] = [];
+      const cpu = { baseline: { postgres: 0, client: 0 }, store: { postgres: 0, client: 0 } };
+      const metered = async (kind: keyof typeof cpu, run: () => Promise<WritersRun>) => {
+        const meter = meterCpu({ postgres: postgres.postmasterPid, client: 'self' });
+        const result = await run();
+        const used = meter.read();
+        cpu[kind].postgres += used.postgres ?? 0;
+        cpu[kind].client += used.client ?? 0;
+        return result;
+      };
       try {
         for (let round = 0; round < ROUNDS; round += 1) {
           baselineRuns.push(
-            await runWriters(writers, timing, async (writer) => {
-              const event = settingsEvent(companyId, `user-${writer}`, 0);
-              await pool.query(
-                'INSERT INTO plain_events (event_id, stream_id, type, data, metadata) VALUES ($1, $2, $3, $4, $5)',
-                [event.id, `Bench-${writer}`, event.type, event.data, event.metadata],
-              );
-            }),
+            await metered('baseline', () =>
+              runWriters(writers, timing, async (writer) => {
+                const event = settingsEvent(companyId, `user-${writer}`, 0);
+                await pool.query(
+                  'INSERT INTO plain_events (event_id, stream_id, type, data, metadata) VALUES ($1, $2, $3, $4, $5)',
+                  [event.id, `Bench-${writer}`, event.type, event.data, event.metadata],
+                );
+              }),
+            ),
           );
-          storeRuns.push(await runWriters(writers, timing, appendNext));
+          storeRuns.push(await metered('store', () => runWriters(writers, timing, appendNext)));
         }
       } finally {
         await eventStore.close();
       }
-      return { baseline: combine(baselineRuns), store: combine(storeRuns) };
+      const perOp = (kind: keyof typeof cpu, runs: WritersRun[]) => {
+        const ops = Math.max(
+          1,
+          runs.reduce((total, run) => total + run.samplesMs.length, 0),
+        );
+        return { postgres: cpu[kind].postgres / ops, client: cpu[kind].client / ops };
+      };
+      return {
+        baseline: { ...combine(baselineRuns), cpuMsPerOp: perOp('baseline', baselineRuns) },
+        store: { ...combine(storeRuns), cpuMsPerOp: perOp('store', storeRuns) },
+      };
     });
     console.error(describe(`raw INSERT, ${writers} writer(s)`, baseline));
     console.error(describe(`PostgresEventStore, ${writers} writer(s)`, store));
@@ -77,13 +99,22 @@ function streamAppender(store: EventStore, writers: number): (writer: number) =>
   };
 }
 
-function compare(writers: number, store: WritersResult, baseline: WritersResult): Figure[] {
+type Measured = WritersResult & { cpuMsPerOp: { postgres: number; client: number } };
+
+function compare(writers: number, store: Measured, baseline: Measured): Figure[] {
   const name = `${writers} writer${writers === 1 ? '' : 's'}`;
   const throughput = figure(SECTION, `appends/s, ${name}`, store.perSecond, '/s', {
     baseline: { name: 'raw pg INSERT', value: baseline.perSecond },
     target: {
       text: `≥ ${TARGET_RATIO}× baseline`,
       met: store.perSecond >= TARGET_RATIO * baseline.perSecond,
+    },
+    note: `CPU ms per append: PostgreSQL ${store.cpuMsPerOp.postgres.toFixed(2)}, client ${store.cpuMsPerOp.client.toFixed(2)}; per INSERT: ${baseline.cpuMsPerOp.postgres.toFixed(2)}, ${baseline.cpuMsPerOp.client.toFixed(2)}`,
+    detail: {
+      postgresCpuMsPerAppend: store.cpuMsPerOp.postgres,
+      clientCpuMsPerAppend: store.cpuMsPerOp.client,
+      postgresCpuMsPerInsert: baseline.cpuMsPerOp.postgres,
+      clientCpuMsPerInsert: baseline.cpuMsPerOp.client,
     },
   });
   // The same 60% read as latency: p99 may be at most 1/0.6 ≈ 1.67× the baseline's.
@@ -98,6 +129,6 @@ function compare(writers: number, store: WritersResult, baseline: WritersResult)
   return [throughput, latency];
 }
 
-function describe(label: string, result: WritersResult): string {
-  return `  ${label}: ${Math.round(result.perSecond)}/s, p50 ${result.latency.p50.toFixed(2)} ms, p99 ${result.latency.p99.toFixed(2)} ms (${result.latency.count} ops)`;
+function describe(label: string, result: Measured): string {
+  return `  ${label}: ${Math.round(result.perSecond)}/s, p50 ${result.latency.p50.toFixed(2)} ms, p99 ${result.latency.p99.toFixed(2)} ms (${result.latency.count} ops); CPU ms per op: PostgreSQL ${result.cpuMsPerOp.postgres.toFixed(2)}, client ${result.cpuMsPerOp.client.toFixed(2)}`;
 }

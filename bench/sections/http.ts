@@ -1,5 +1,7 @@
+import { cpus } from 'node:os';
 import { type AppProcess, registerUsers, startApp, userUpdateBody } from '../lib/appProcess';
 import { type ChildServer, startChildServer } from '../lib/child';
+import { WriteTransactionCounter } from '../lib/dbStats';
 import { combineLoad, type LoadOptions, type LoadResult, type LoadRun, runLoad } from '../lib/load';
 import type { BenchOptions } from '../lib/options';
 import { benchPostgres, withPool } from '../lib/postgres';
@@ -15,6 +17,7 @@ const TARGET_P99_MS = 25;
 const TARGET_RATIO = 0.8;
 
 type Target = Omit<LoadOptions, 'connections' | 'durationSeconds'>;
+type Measured = LoadResult & { transactionsPerOk: number };
 
 /**
  * Three servers, each in its own process, loaded from this one with autocannon at 50
@@ -57,26 +60,49 @@ export async function benchHttp(options: BenchOptions): Promise<Figure[]> {
         }),
       },
     };
+    const pids = { hello: hello.pid, bare: bare.pid, app: app.pid };
+    const meter = (name: keyof typeof targets) => ({
+      server: pids[name],
+      postgres: postgres.postmasterPid,
+      loadgen: 'self' as const,
+    });
     const runs: Record<keyof typeof targets, LoadRun[]> = { hello: [], bare: [], app: [] };
-    for (const name of ['hello', 'bare', 'app'] as const)
-      await runLoad({
-        ...targets[name],
-        connections: CONNECTIONS,
-        durationSeconds: WARMUP_SECONDS,
-      });
-    for (let round = 0; round < ROUNDS; round += 1)
+    const transactions: Record<keyof typeof targets, number> = { hello: 0, bare: 0, app: 0 };
+    const counter = await WriteTransactionCounter.open(postgres.adminUrl);
+    try {
       for (const name of ['hello', 'bare', 'app'] as const)
-        runs[name].push(
-          await runLoad({
-            ...targets[name],
-            connections: CONNECTIONS,
-            durationSeconds: Math.max(1, Math.round(options.httpSeconds / ROUNDS)),
-          }),
-        );
+        await runLoad({
+          ...targets[name],
+          connections: CONNECTIONS,
+          durationSeconds: WARMUP_SECONDS,
+        });
+      for (let round = 0; round < ROUNDS; round += 1)
+        for (const name of ['hello', 'bare', 'app'] as const) {
+          const before = await counter.next();
+          runs[name].push(
+            await runLoad(
+              {
+                ...targets[name],
+                connections: CONNECTIONS,
+                durationSeconds: Math.max(1, Math.round(options.httpSeconds / ROUNDS)),
+              },
+              meter(name),
+            ),
+          );
+          transactions[name] += (await counter.next()) - before;
+        }
+    } finally {
+      await counter.close();
+    }
+    const measured = (name: keyof typeof targets): Measured => {
+      const result = combineLoad(runs[name]);
+      // Write transactions the server committed while this target ran, per successful answer.
+      return { ...result, transactionsPerOk: transactions[name] / Math.max(1, result.ok) };
+    };
     const [helloResult, bareResult, appResult] = [
-      combineLoad(runs.hello),
-      combineLoad(runs.bare),
-      combineLoad(runs.app),
+      measured('hello'),
+      measured('bare'),
+      measured('app'),
     ];
     for (const [label, result] of [
       ['hello', helloResult],
@@ -84,7 +110,7 @@ export async function benchHttp(options: BenchOptions): Promise<Figure[]> {
       ['app', appResult],
     ] as const)
       console.error(
-        `  ${label}: ${Math.round(result.okPerSecond)}/s ok, p50 ${result.p50Ms.toFixed(1)} ms, p99 ${result.p99Ms.toFixed(1)} ms, ${errorsText(result)}`,
+        `  ${label}: ${Math.round(result.okPerSecond)}/s ok, p50 ${result.p50Ms.toFixed(1)} ms, p99 ${result.p99Ms.toFixed(1)} ms, ${errorsText(result)}; ${cpuText(result)}`,
       );
     return compare(helloResult, bareResult, appResult);
   } finally {
@@ -92,15 +118,17 @@ export async function benchHttp(options: BenchOptions): Promise<Figure[]> {
   }
 }
 
-function compare(hello: LoadResult, bare: LoadResult, app: LoadResult): Figure[] {
+function compare(hello: Measured, bare: Measured, app: Measured): Figure[] {
   const rounds = `${CONNECTIONS} connections, ${ROUNDS} alternating rounds`;
   return [
     figure(SECTION, 'hello-world Hono GET', hello.okPerSecond, '/s', {
-      note: `p99 ${hello.p99Ms.toFixed(1)} ms; the HTTP ceiling of this machine; ${rounds}`,
+      note: `p99 ${hello.p99Ms.toFixed(1)} ms; the HTTP ceiling of this machine; ${rounds}; ${cpuText(hello)}`,
+      detail: detail(hello),
     }),
     figure(SECTION, 'bare Hono + pg command', bare.okPerSecond, '/s', {
       baseline: { name: 'hello world', value: hello.okPerSecond },
-      note: `p50 ${bare.p50Ms.toFixed(1)} ms, p99 ${bare.p99Ms.toFixed(1)} ms; ${errorsText(bare)}`,
+      note: `p50 ${bare.p50Ms.toFixed(1)} ms, p99 ${bare.p99Ms.toFixed(1)} ms; ${errorsText(bare)}; ${cpuText(bare)}`,
+      detail: detail(bare),
     }),
     figure(SECTION, 'user/update commands/s', app.okPerSecond, '/s', {
       baseline: { name: 'bare Hono + pg', value: bare.okPerSecond },
@@ -110,7 +138,8 @@ function compare(hello: LoadResult, bare: LoadResult, app: LoadResult): Figure[]
           app.okPerSecond >= TARGET_PER_SECOND &&
           app.okPerSecond >= TARGET_RATIO * bare.okPerSecond,
       },
-      note: `${errorsText(app)}; ratio target alone (≥ ${TARGET_RATIO}× bare) ${app.okPerSecond >= TARGET_RATIO * bare.okPerSecond ? 'met' : 'missed'}`,
+      note: `${errorsText(app)}; ratio target alone (≥ ${TARGET_RATIO}× bare) ${app.okPerSecond >= TARGET_RATIO * bare.okPerSecond ? 'met' : 'missed'}; ${cpuText(app)}`,
+      detail: detail(app),
     }),
     figure(SECTION, 'user/update p99', app.p99Ms, 'ms', {
       baseline: { name: 'bare Hono + pg p99', value: bare.p99Ms },
@@ -118,6 +147,33 @@ function compare(hello: LoadResult, bare: LoadResult, app: LoadResult): Figure[]
       note: `p50 ${app.p50Ms.toFixed(1)} ms (bare ${bare.p50Ms.toFixed(1)} ms)`,
     }),
   ];
+}
+
+/**
+ * CPU per successful answer by component, and the rate 2 cores would allow if nothing else ran:
+ * steadier than throughput when other work shares the machine.
+ */
+function cpuText(result: Measured): string {
+  const parts = Object.entries(result.cpuMsPerOk).map(([name, ms]) => `${name} ${ms.toFixed(2)}`);
+  const total = Object.values(result.cpuMsPerOk).reduce((sum, ms) => sum + ms, 0);
+  const ceiling = total > 0 ? Math.round((cpus().length * 1000) / total) : 0;
+  const transactions =
+    result.transactionsPerOk > 0
+      ? `; ${result.transactionsPerOk.toFixed(1)} write transactions per answer`
+      : '';
+  return `CPU ms per answer: ${parts.join(', ')} (${cpus().length}-core ceiling ≈ ${ceiling.toLocaleString('en-US')}/s)${transactions}`;
+}
+
+function detail(result: Measured): Record<string, number> {
+  const cpu = Object.fromEntries(
+    Object.entries(result.cpuMsPerOk).map(([name, ms]) => [`cpuMsPerAnswer.${name}`, ms]),
+  );
+  return {
+    ...cpu,
+    writeTransactionsPerAnswer: result.transactionsPerOk,
+    p50Ms: result.p50Ms,
+    p99Ms: result.p99Ms,
+  };
 }
 
 function errorsText(result: LoadResult): string {
