@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { PostgresEventStore } from '@issuer/eventstore';
 import { accountProjections, rebuildProjections } from '@issuer/projections';
 import pg from 'pg';
+import { meterCpu } from '../lib/cpu';
 import { bulkLoadHistory, loadHistory, verifyThroughStore } from '../lib/loadHistory';
 import type { BenchOptions } from '../lib/options';
 import { settingsEvent } from '../lib/payloads';
@@ -48,6 +49,7 @@ export async function benchRebuild(options: BenchOptions): Promise<Figure[]> {
   return withPool(url, 8, async (pool) => {
     const store = new PostgresEventStore(pool);
     try {
+      const readCpu = meterCpu({ postgres: postgres.postmasterPid, client: 'self' });
       const readStarted = performance.now();
       let read = 0;
       for (let after: bigint | undefined; ; ) {
@@ -58,11 +60,16 @@ export async function benchRebuild(options: BenchOptions): Promise<Figure[]> {
         after = last.position;
       }
       const readPerSecond = read / ((performance.now() - readStarted) / 1000);
-      console.error(`  readAll only: ${Math.round(readPerSecond)} events/s`);
-
-      const result = await rebuildProjections({ store, pool, projections: accountProjections });
+      const readUsed = perThousand(readCpu.read(), read);
       console.error(
-        `  rebuildProjections: ${result.events} events in ${result.seconds.toFixed(1)} s, ${Math.round(result.eventsPerSecond)} events/s, ${result.failedEvents} failed`,
+        `  readAll only: ${Math.round(readPerSecond)} events/s; CPU ms per 1,000 events: ${cpuText(readUsed)}`,
+      );
+
+      const rebuildCpu = meterCpu({ postgres: postgres.postmasterPid, client: 'self' });
+      const result = await rebuildProjections({ store, pool, projections: accountProjections });
+      const rebuildUsed = perThousand(rebuildCpu.read(), result.events);
+      console.error(
+        `  rebuildProjections: ${result.events} events in ${result.seconds.toFixed(1)} s, ${Math.round(result.eventsPerSecond)} events/s, ${result.failedEvents} failed; CPU ms per 1,000 events: ${cpuText(rebuildUsed)}`,
       );
       const rows = await countRows(pool);
       return [
@@ -77,7 +84,13 @@ export async function benchRebuild(options: BenchOptions): Promise<Figure[]> {
               text: `≥ ${TARGET_PER_SECOND.toLocaleString('en-US')} ev/s`,
               met: result.eventsPerSecond >= TARGET_PER_SECOND && result.failedEvents === 0,
             },
-            note: `${result.seconds.toFixed(1)} s; ${result.failedEvents} failed events; rows after: ${rows}; events stored ${options.load === 'bulk' ? 'by bulk SQL into the store tables' : 'through appendToStream'} at ${Math.round(loaded.events / loaded.seconds).toLocaleString('en-US')} events/s (set-up, synchronous_commit off for that session)`,
+            detail: {
+              clientCpuMsPer1000: rebuildUsed.client ?? 0,
+              postgresCpuMsPer1000: rebuildUsed.postgres ?? 0,
+              readAllClientCpuMsPer1000: readUsed.client ?? 0,
+              readAllPostgresCpuMsPer1000: readUsed.postgres ?? 0,
+            },
+            note: `${result.seconds.toFixed(1)} s; CPU ms per 1,000 events: rebuild ${cpuText(rebuildUsed)}, readAll ${cpuText(readUsed)}; ${result.failedEvents} failed events; rows after: ${rows}; events stored ${options.load === 'bulk' ? 'by bulk SQL into the store tables' : 'through appendToStream'} at ${Math.round(loaded.events / loaded.seconds).toLocaleString('en-US')} events/s (set-up, synchronous_commit off for that session)`,
           },
         ),
       ];
@@ -94,6 +107,18 @@ async function countRows(pool: pg.Pool): Promise<string> {
     parts.push(`${table} ${rows[0]?.n ?? '?'}`);
   }
   return parts.join(', ');
+}
+
+function perThousand(used: Record<string, number>, events: number): Record<string, number> {
+  return Object.fromEntries(
+    Object.entries(used).map(([name, ms]) => [name, (ms * 1000) / Math.max(1, events)]),
+  );
+}
+
+function cpuText(used: Record<string, number>): string {
+  return Object.entries(used)
+    .map(([name, ms]) => `${name} ${ms.toFixed(0)}`)
+    .join(', ');
 }
 
 function shortCount(n: number): string {
