@@ -58,6 +58,8 @@ export class ProjectorRunner {
   };
 
   constructor(options: ProjectorRunnerOptions) {
+    assertDistinctNames(options.projections);
+    if ((options.batchSize ?? 1) < 1) throw new RangeError('batchSize must be at least 1');
     this.#options = options;
     this.#tracker = new CheckpointTracker(options.projections.map((projection) => projection.name));
     if (options.notifyCheckpoints ?? true)
@@ -153,6 +155,13 @@ export class ProjectorRunner {
       }
     }
   }
+}
+
+/** Two projections with one name would share, and fight over, one checkpoint row. */
+function assertDistinctNames(projections: readonly Projection[]): void {
+  const names = projections.map((projection) => projection.name);
+  const repeated = names.find((name, index) => names.indexOf(name) !== index);
+  if (repeated !== undefined) throw new Error(`Two projections are named ${repeated}`);
 }
 
 /** Migrates the runner's and the read models' tables, then starts the projectors. */
