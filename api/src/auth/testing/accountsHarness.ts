@@ -1,5 +1,10 @@
 import { PostgresEventStore } from '@issuer/eventstore';
-import { accountProjections, migrateProjections, ProjectorRunner } from '@issuer/projections';
+import {
+  accountProjections,
+  ListeningReadModelWaiter,
+  migrateProjections,
+  ProjectorRunner,
+} from '@issuer/projections';
 import type { Hono } from 'hono';
 import pg from 'pg';
 import pino from 'pino';
@@ -47,6 +52,8 @@ export interface AccountsHarness {
  */
 export async function startAccountsHarness({
   readYourWritesTimeoutMs = 5_000,
+  /** 'external': the API waits through LISTEN/NOTIFY, as when `npm run projections` runs apart. */
+  projectors = 'in-process' as 'in-process' | 'external',
 } = {}): Promise<AccountsHarness> {
   const url = await createDatabase();
   const pool = new pg.Pool({ connectionString: url, max: 10 });
@@ -62,14 +69,22 @@ export async function startAccountsHarness({
     pool,
     projections: accountProjections,
     logger,
-    notifyCheckpoints: false,
+    notifyCheckpoints: projectors === 'external',
     idlePollMs: 100,
   }).start();
+  const waiter =
+    projectors === 'external'
+      ? await ListeningReadModelWaiter.start({
+          pool,
+          logger,
+          names: accountProjections.map((projection) => projection.name),
+        })
+      : runner.readModelWaiter;
   let now = new Date('2025-03-01T10:00:00.000Z').getTime();
   const deps: AppDependencies = {
     store,
     pool,
-    readModels: runner.readModelWaiter,
+    readModels: waiter,
     projectionStatus: async () => ({ projections: [], recentFailures: [] }),
     logger,
     clock: () => new Date(now),
@@ -97,6 +112,7 @@ export async function startAccountsHarness({
     stopProjectors: () => runner.stop(),
     close: async () => {
       await runner.stop();
+      if (waiter instanceof ListeningReadModelWaiter) await waiter.close();
       await store.close();
       await Promise.all([storePool.end(), pool.end()]);
     },
