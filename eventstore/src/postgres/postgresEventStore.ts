@@ -52,10 +52,11 @@ const DEFAULT_MAX_COUNT = 1000;
 const FIRST_REPOLL_MS = 1;
 const LAST_REPOLL_MS = 50;
 
-// Integers as text, so that a global int8 type parser set elsewhere cannot round them. The output
-// names shadow the columns in ORDER BY, so queries order by the qualified `e.` columns.
-const EVENT_COLUMNS = `e.position::text AS position, e.stream_id, e.revision::text AS revision,
-  e.event_id::text AS event_id, e.type, e.data, e.metadata, e.recorded_at`;
+const EVENT_COLUMNS = `e.position, e.stream_id, e.revision, e.event_id, e.type, e.data, e.metadata,
+  (extract(epoch FROM e.recorded_at) * 1000)::int8 AS recorded_ms`;
+
+/** Every column as PostgreSQL's text, whatever type parsers were set globally; see toRecordedEvent. */
+const RAW_TEXT: pg.CustomTypesConfig = { getTypeParser: () => (value: string) => value };
 
 interface EventRow {
   position: string;
@@ -63,9 +64,9 @@ interface EventRow {
   revision: string;
   event_id: string;
   type: string;
-  data: unknown;
-  metadata: EventMetadata;
-  recorded_at: Date | string;
+  data: string;
+  metadata: string;
+  recorded_ms: string;
 }
 
 interface AppendRow {
@@ -133,18 +134,19 @@ export class PostgresEventStore implements EventStore {
 
   async readStream(streamId: string, options: ReadStreamOptions = {}): Promise<RecordedEvent[]> {
     await this.migrate();
-    const { rows } = await this.pool.query<EventRow>(
-      `SELECT ${EVENT_COLUMNS} FROM es_events e
+    const { rows } = await this.pool.query<EventRow>({
+      text: `SELECT ${EVENT_COLUMNS} FROM es_events e
         WHERE e.stream_id = $1 AND e.revision BETWEEN $2 AND $3
           AND e.recorded_at <= coalesce($4::timestamptz, 'infinity')
         ORDER BY e.revision`,
-      [
+      values: [
         streamId,
         String(options.fromRevision ?? 0n),
         String(options.toRevision ?? 2n ** 63n - 1n),
         options.recordedUntil ?? null,
       ],
-    );
+      types: RAW_TEXT,
+    });
     return rows.map(toRecordedEvent);
   }
 
@@ -154,12 +156,13 @@ export class PostgresEventStore implements EventStore {
       throw new RangeError('maxCount must be a positive integer');
     }
     await this.migrate();
-    const { rows } = await this.pool.query<EventRow>(
-      `SELECT ${EVENT_COLUMNS} FROM es_events e
+    const { rows } = await this.pool.query<EventRow>({
+      text: `SELECT ${EVENT_COLUMNS} FROM es_events e
         WHERE e.position > $1 AND e.position < ${VISIBLE_HORIZON}
         ORDER BY e.position LIMIT $2`,
-      [String(options.after ?? -1n), maxCount],
-    );
+      values: [String(options.after ?? -1n), maxCount],
+      types: RAW_TEXT,
+    });
     return rows.map(toRecordedEvent);
   }
 
@@ -279,12 +282,12 @@ function toRecordedEvent(row: EventRow): RecordedEvent {
   return {
     id: row.event_id,
     type: row.type,
-    data: row.data,
-    metadata: row.metadata,
+    data: JSON.parse(row.data),
+    metadata: JSON.parse(row.metadata) as EventMetadata,
     streamId: row.stream_id,
     revision: BigInt(row.revision),
     position: BigInt(row.position),
-    recordedAt: row.recorded_at instanceof Date ? row.recorded_at : new Date(row.recorded_at),
+    recordedAt: new Date(Number(row.recorded_ms)),
   };
 }
 

@@ -40,6 +40,8 @@ export const EXPECTED_STREAM_EXISTS = -4n;
 /** Advisory-lock class of the per-stream append locks (the two-key space, apart from one-key locks). */
 const STREAM_LOCK_CLASS = 0x4553; // "ES"
 
+// data and metadata are json, not jsonb: stored as written and sent back without conversion,
+// which made reading all events about twice as fast on the server; nothing queries inside them.
 const createTables = `
 CREATE TABLE es_events (
   position bigint PRIMARY KEY,
@@ -48,8 +50,8 @@ CREATE TABLE es_events (
   revision bigint NOT NULL,
   event_id uuid NOT NULL,
   type text NOT NULL,
-  data jsonb NOT NULL,
-  metadata jsonb NOT NULL,
+  data json NOT NULL,
+  metadata json NOT NULL,
   recorded_at timestamptz NOT NULL,
   CONSTRAINT ${EVENT_ID_CONSTRAINT} UNIQUE (event_id),
   CONSTRAINT es_events_stream_revision_key UNIQUE (stream_id, revision)
@@ -74,13 +76,13 @@ const createAppendFunction = `
 CREATE OR REPLACE FUNCTION es_append(
   p_stream_id text,
   p_expected bigint,
-  p_events jsonb,
+  p_events json,
   OUT next_revision bigint,
   OUT end_position bigint,
   OUT written boolean
 ) LANGUAGE plpgsql AS $fn$
 DECLARE
-  v_count bigint := jsonb_array_length(p_events);
+  v_count bigint := json_array_length(p_events);
   -- No xid yet means this is the transaction's first write: its positions start at xid << 20.
   v_first_write boolean := pg_current_xact_id_if_assigned() IS NULL;
   v_current bigint;
@@ -112,7 +114,7 @@ BEGIN
       SELECT e.revision, e.position INTO next_revision, end_position
         FROM es_events e
        WHERE e.stream_id = p_stream_id AND e.revision = p_expected + v_count
-         AND ARRAY(SELECT (x->>'id')::uuid FROM jsonb_array_elements(p_events) x)
+         AND ARRAY(SELECT (x->>'id')::uuid FROM json_array_elements(p_events) x)
            = ARRAY(SELECT s.event_id FROM es_events s
                     WHERE s.stream_id = p_stream_id
                       AND s.revision BETWEEN p_expected + 1 AND p_expected + v_count
@@ -129,7 +131,7 @@ BEGIN
   IF p_expected IN (-2, -4) AND v_current >= 0 THEN
     SELECT count(*), (array_agg(e.revision ORDER BY x.ord DESC))[1], (array_agg(e.position ORDER BY x.ord DESC))[1]
       INTO v_stored, next_revision, end_position
-      FROM jsonb_array_elements(p_events) WITH ORDINALITY AS x(event, ord)
+      FROM json_array_elements(p_events) WITH ORDINALITY AS x(event, ord)
       JOIN es_events e ON e.event_id = (x.event->>'id')::uuid AND e.stream_id = p_stream_id;
     IF v_stored = v_count THEN
       written := false;
@@ -161,10 +163,10 @@ BEGIN
   END IF;
 
   INSERT INTO es_events (position, stream_id, revision, event_id, type, data, metadata, recorded_at)
-  SELECT v_base + x.ord - 1, p_stream_id, v_current + x.ord, (x.event->>'id')::uuid, x.event->>'type',
-         coalesce(x.event->'data', 'null'), coalesce(x.event->'metadata', 'null'),
-         date_trunc('milliseconds', now())
-    FROM jsonb_array_elements(p_events) WITH ORDINALITY AS x(event, ord);
+  SELECT v_base + x.ord - 1, p_stream_id, v_current + x.ord, x.id, x.type,
+         coalesce(x.data, 'null'), coalesce(x.metadata, 'null'), date_trunc('milliseconds', now())
+    FROM ROWS FROM (json_to_recordset(p_events) AS (id uuid, type text, data json, metadata json))
+         WITH ORDINALITY AS x(id, type, data, metadata, ord);
 
   next_revision := v_current + v_count;
   end_position := v_base + v_count - 1;
