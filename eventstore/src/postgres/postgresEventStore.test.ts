@@ -40,6 +40,29 @@ for (const server of await postgresServers()) {
       });
     });
 
+    describe('positions after a logical restore', () => {
+      it('given stored positions ahead of the server transaction ids, then the store refuses to start', async () => {
+        const restored = await createTestDatabase(server);
+        const first = new PostgresEventStore(restored.url);
+        const second = new PostgresEventStore(restored.url);
+        try {
+          await first.migrate();
+          await first.appendToStream('Restored-1', newEvents(1), { expectedRevision: 'no_stream' });
+          const admin = new pg.Client({ connectionString: restored.url });
+          await admin.connect();
+          await admin.query(
+            `UPDATE es_events SET position = (pg_current_xact_id()::text::bigint + 1000000) << 20`,
+          );
+          await admin.end();
+
+          await expect(second.migrate()).rejects.toThrow(/restored logically/);
+        } finally {
+          await Promise.all([first.close(), second.close()]);
+          await restored.drop();
+        }
+      });
+    });
+
     describe('appending', () => {
       it('given an event id already stored in another stream, then the append fails and stores nothing', async () => {
         const [event] = newEvents(1);

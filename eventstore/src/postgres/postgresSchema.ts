@@ -188,6 +188,7 @@ export async function migrateEventStoreSchema(pool: pg.Pool): Promise<void> {
     await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
     try {
       await applyPendingMigrations(client);
+      await refuseTransactionIdsBehindPositions(client);
     } finally {
       await client.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]);
     }
@@ -213,5 +214,26 @@ async function applyPendingMigrations(client: pg.PoolClient): Promise<void> {
       await client.query('ROLLBACK');
       throw error;
     }
+  }
+}
+
+/**
+ * Positions come from transaction ids, so they only grow while the database stays in its cluster
+ * (physical backups and replicas keep the ids). A logical restore (pg_dump into another cluster)
+ * can put the ids behind the stored positions: new events would then sort before old ones and
+ * readers past them would never see them. Refuse to start rather than lose events.
+ */
+async function refuseTransactionIdsBehindPositions(client: pg.PoolClient): Promise<void> {
+  const { rows } = await client.query<{ last: string | null; next: string }>(
+    `SELECT (SELECT max(position) FROM es_events)::text AS last,
+            (pg_current_xact_id()::text::bigint << ${ORDINAL_BITS})::text AS next`,
+  );
+  const [row] = rows;
+  if (row?.last != null && BigInt(row.last) >= BigInt(row.next)) {
+    throw new Error(
+      `es_events holds positions up to ${row.last}, but this server's next transaction would append at ${row.next}: ` +
+        'the database was probably restored logically into another cluster. New events would sort ' +
+        "before stored ones. Advance the server's transaction ids past the stored positions first.",
+    );
   }
 }
