@@ -250,8 +250,10 @@ export function describeEventStoreContract(
       it('given 8 writers with the same expected revision, then exactly one wins each revision and the stream has no holes', async () => {
         const streamId = stream('Race');
         await given(streamId, 1);
-        const rounds = 5;
+        const rounds = 10;
         const writers = 8;
+        // Open the connections first, so that the appends of a round really overlap.
+        await Promise.all(Array.from({ length: writers }, () => store.readStream(streamId)));
 
         for (let round = 0; round < rounds; round += 1) {
           const expectedRevision = BigInt(round);
