@@ -29,13 +29,37 @@ export async function runProjector(options: ProjectorLoopOptions): Promise<void>
       checkpoint ??= await loadCheckpoint(options);
       const step = await applyNextBatch(options, checkpoint);
       checkpoint = step.checkpoint;
-      if (!step.backlog) await wake.waitForWake(seenGeneration, options.idlePollMs);
+      if (!step.backlog) await sleepUntilWorthReading(options, seenGeneration, checkpoint);
     } catch (error) {
       if (target.abort.aborted) break;
       checkpoint = undefined;
       target.logger.error({ err: error }, 'projector step failed; retrying after a pause');
       await sleep(options.errorBackoffMs, target.abort);
     }
+  }
+}
+
+/**
+ * Sleeps until a wake brings news this loop has not applied, or the idle poll is due. Wakes about
+ * events already applied (the store subscription often reports an event the loop applied on a
+ * waiter's nudge) are slept through rather than answered with an empty read.
+ */
+async function sleepUntilWorthReading(
+  options: ProjectorLoopOptions,
+  seenGeneration: number,
+  checkpoint: bigint,
+): Promise<void> {
+  const { wake, target } = options;
+  const deadline = performance.now() + options.idlePollMs;
+  let seen = seenGeneration;
+  while (!target.abort.aborted) {
+    if (wake.generation !== seen) {
+      if (wake.hasNewsFor(seen, checkpoint)) return;
+      seen = wake.generation;
+    }
+    const remainingMs = deadline - performance.now();
+    if (remainingMs <= 0) return;
+    await wake.waitForWake(seen, remainingMs);
   }
 }
 

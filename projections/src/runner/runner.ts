@@ -52,7 +52,7 @@ export class ProjectorRunner {
   readonly readModelWaiter: ReadModelWaiter = {
     waitFor: (position, timeoutMs) => {
       if (this.#tracker.isCaughtUp(position)) return Promise.resolve(true);
-      this.wake();
+      this.#wake.wake(position);
       return this.#tracker.waitFor(position, timeoutMs);
     },
   };
@@ -141,9 +141,9 @@ export class ProjectorRunner {
         if (abort.aborted) break;
         this.#subscription = store.subscribeToAll({ after: head });
         this.#wake.wake();
-        for await (const _event of this.#subscription) {
+        for await (const event of this.#subscription) {
           if (abort.aborted) break;
-          this.#wake.wake();
+          this.#wake.wake(event.position);
         }
         if (abort.aborted) break;
         logger.warn('new-event subscription ended; resubscribing after a pause');

@@ -47,10 +47,11 @@ describe.each(await postgresServers())('on the $name PostgreSQL', (server) => {
 
     it('caps the counted backlog', async () => {
       current = await fixture([streamCountsProjection()]);
-      await current.append(
+      const head = await current.append(
         'S-1',
         Array.from({ length: 12 }, () => counted()),
       );
+      await visible(current.store, head);
 
       const status = await readProjectionStatus({
         store: current.store,

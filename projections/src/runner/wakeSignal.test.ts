@@ -20,4 +20,21 @@ describe('a wake signal', () => {
     await signal.waitForWake(signal.generation, 30);
     expect(performance.now() - started).toBeGreaterThanOrEqual(25);
   });
+
+  it('tells a loop already past the woken position that there is nothing new to read', () => {
+    const signal = new WakeSignal();
+    const seen = signal.generation;
+    signal.wake(10n);
+    expect(signal.hasNewsFor(seen, 10n)).toBe(false);
+    expect(signal.hasNewsFor(seen, 9n)).toBe(true);
+  });
+
+  it('sends every loop reading after a wake that names no position', () => {
+    const signal = new WakeSignal();
+    signal.wake(10n);
+    const seen = signal.generation;
+    signal.wake();
+    expect(signal.hasNewsFor(seen, 10n)).toBe(true);
+    expect(signal.hasNewsFor(signal.generation, 10n)).toBe(false);
+  });
 });

@@ -1,20 +1,33 @@
+import { NOTHING_APPLIED } from './batches';
+
 /**
  * A wake-up signal for loops that sleep between polls. Waiters pass the generation they saw
  * before their last read, so a wake that arrives between that read and the wait is not lost.
+ * A wake may name the position it is about, so that a loop already past it need not read again.
  */
 export class WakeSignal {
   #generation = 0;
+  #latestKnown = NOTHING_APPLIED;
+  #lastUnspecificWake = 0;
   #sleepers = new Set<() => void>();
 
   get generation(): number {
     return this.#generation;
   }
 
-  wake(): void {
+  /** `position`: an event known to exist; without one, every loop reads. */
+  wake(position?: bigint): void {
     this.#generation += 1;
+    if (position === undefined) this.#lastUnspecificWake = this.#generation;
+    else if (position > this.#latestKnown) this.#latestKnown = position;
     const sleepers = [...this.#sleepers];
     this.#sleepers.clear();
     for (const resume of sleepers) resume();
+  }
+
+  /** Whether a loop at `checkpoint` that saw `seenGeneration` has a reason to read again. */
+  hasNewsFor(seenGeneration: number, checkpoint: bigint): boolean {
+    return this.#lastUnspecificWake > seenGeneration || this.#latestKnown > checkpoint;
   }
 
   /** Resolves on the next wake after `seenGeneration`, or after `timeoutMs`. */
