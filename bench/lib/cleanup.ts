@@ -33,6 +33,15 @@ export async function cleanupAll(): Promise<void> {
 let interrupted = false;
 
 export function installSignalHandlers(): void {
+  // A stray failure (an unawaited promise, an error event) still leaves nothing behind.
+  for (const event of ['uncaughtException', 'unhandledRejection'] as const) {
+    process.on(event, (error: unknown) => {
+      console.error(`${event}:`, error);
+      if (interrupted) return;
+      interrupted = true;
+      void cleanupAll().finally(() => process.exit(1));
+    });
+  }
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     process.on(signal, () => {
       if (interrupted) process.exit(130);
