@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { NewEvent, RecordedEvent } from '@issuer/events';
+import { createTestDatabase, postgresServers, type TestDatabase } from '@issuer/test-support';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PostgresEventStore } from './postgresEventStore';
-import { createTestDatabase, postgresServers, type TestDatabase } from './testDatabases';
 
 /*
  * Why positions are transaction-id ordered and read below the snapshot horizon: with a plain

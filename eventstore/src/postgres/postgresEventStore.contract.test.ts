@@ -1,6 +1,6 @@
+import { createTestDatabase, postgresServers } from '@issuer/test-support';
 import { describeEventStoreContract } from '../contract/eventStoreContract';
 import { PostgresEventStore } from './postgresEventStore';
-import { createTestDatabase, postgresServers } from './testDatabases';
 
 // Once per server of this run: the embedded PostgreSQL 18 always, the TEST_DATABASE_URL server too.
 for (const server of await postgresServers()) {

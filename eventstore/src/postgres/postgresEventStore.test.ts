@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { AllSubscription, NewEvent } from '@issuer/events';
+import { createTestDatabase, postgresServers, type TestDatabase } from '@issuer/test-support';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DuplicateEventIdError, PostgresEventStore } from './postgresEventStore';
-import { createTestDatabase, postgresServers, type TestDatabase } from './testDatabases';
 
 // Behaviour of the PostgreSQL adapter beyond the shared contract.
 for (const server of await postgresServers()) {

@@ -1,16 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import type { RecordedEvent } from '@issuer/events';
+import { createDatabase } from '@issuer/test-support';
 import pg from 'pg';
 import type { Projection } from '../projection';
 
-// test-support/ sits outside this project's rootDir: tsc cannot follow a static import of it.
-const testSupportModule = '../../../test-support/databases';
-
 async function freshDatabasePool(max: number): Promise<pg.Pool> {
-  const support: { createDatabase(): Promise<string> } = await import(
-    /* @vite-ignore */ testSupportModule
-  );
-  return new pg.Pool({ connectionString: await support.createDatabase(), max });
+  return new pg.Pool({ connectionString: await createDatabase(), max });
 }
 
 /** Stored events as the runner hands them over: positions 1, 2, 3… in the order given. */

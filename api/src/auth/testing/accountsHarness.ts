@@ -5,22 +5,13 @@ import {
   migrateProjections,
   ProjectorRunner,
 } from '@issuer/projections';
+import { createDatabase } from '@issuer/test-support';
 import type { Hono } from 'hono';
 import pg from 'pg';
 import pino from 'pino';
 import { createApp } from '../../app';
 import { type AppDependencies, type AppEnv, migrateHttp } from '../../http';
 import { migrateAuth } from '../loginThrottle';
-
-// test-support/ sits outside this project's rootDir, so tsc cannot follow a static import of it.
-const testSupportModule = '../../../../test-support/databases';
-
-async function createDatabase(): Promise<string> {
-  const support: { createDatabase(): Promise<string> } = await import(
-    /* @vite-ignore */ testSupportModule
-  );
-  return support.createDatabase();
-}
 
 export const testTokenConfig = {
   tokenSecret: new TextEncoder().encode('accounts-test-secret-0123456789-abcdef'),

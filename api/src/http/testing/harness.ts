@@ -1,20 +1,11 @@
 import { PostgresEventStore } from '@issuer/eventstore';
+import { createDatabase } from '@issuer/test-support';
 import type { Hono } from 'hono';
 import pg from 'pg';
 import pino from 'pino';
 import { buildApp } from '../buildApp';
 import { migrateHttp } from '../migrate';
 import type { AppDependencies, AppEnv, Feature, ProjectionsHealth } from '../types';
-
-// test-support/ sits outside this project's rootDir, so tsc cannot follow a static import of it.
-const testSupportModule = '../../../../test-support/databases';
-
-async function createDatabase(): Promise<string> {
-  const support: { createDatabase(): Promise<string> } = await import(
-    /* @vite-ignore */ testSupportModule
-  );
-  return support.createDatabase();
-}
 
 /** Test double for the projector's waiter: caught up at once, or never, or after a delay. */
 export class ScriptedReadModels {

@@ -1,26 +1,15 @@
+import {
+  createDatabase,
+  type PostgresServer,
+  postgresServers as servers,
+} from '@issuer/test-support';
 import pg from 'pg';
 
-export interface PostgresServer {
-  name: string;
-  adminUrl: string;
-}
-
-interface TestSupport {
-  postgresServers(): PostgresServer[];
-  createDatabase(server?: PostgresServer): Promise<string>;
-}
-
-// test-support/ sits outside this project's rootDir, so tsc cannot follow a static import of it;
-// vitest resolves this one at run time.
-const testSupportModule = '../../../../test-support/databases';
-
-function testSupport(): Promise<TestSupport> {
-  return import(/* @vite-ignore */ testSupportModule);
-}
+export type { PostgresServer };
 
 /** The embedded server, and TEST_DATABASE_URL's server when set. */
 export async function postgresServers(): Promise<PostgresServer[]> {
-  return (await testSupport()).postgresServers();
+  return servers();
 }
 
 let currentServer: PostgresServer | undefined;
@@ -32,7 +21,7 @@ export function useServer(server: PostgresServer): void {
 
 /** URL of a fresh, empty database on the server chosen with `useServer` (default: embedded). */
 export async function freshDatabaseUrl(): Promise<string> {
-  return (await testSupport()).createDatabase(currentServer);
+  return createDatabase(currentServer);
 }
 
 export function poolFor(connectionString: string, max = 8): pg.Pool {

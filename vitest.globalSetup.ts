@@ -3,6 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startEmbeddedPostgres } from '@issuer/eventstore/embedded';
+import { provideDatabases } from '@issuer/test-support';
 import pg from 'pg';
 import type { TestProject } from 'vitest/node';
 
@@ -16,8 +17,7 @@ export default async function setup(project: TestProject) {
   const port = 20000 + Math.floor(Math.random() * 20000);
   const server = await startEmbeddedPostgres({ dataDir, port, persistent: false });
   const runPrefix = `t_${randomUUID().replaceAll('-', '').slice(0, 8)}_`;
-  project.provide('embeddedPostgresUrl', server.url);
-  project.provide('testDatabasePrefix', runPrefix);
+  provideDatabases(project, { embeddedPostgresUrl: server.url, testDatabasePrefix: runPrefix });
   return async () => {
     await server.stop();
     await rm(dataDir, { recursive: true, force: true });
@@ -38,12 +38,5 @@ async function dropRunDatabases(adminUrl: string, prefix: string) {
       await admin.query(`DROP DATABASE IF EXISTS ${datname} WITH (FORCE)`);
   } finally {
     await admin.end();
-  }
-}
-
-declare module 'vitest' {
-  export interface ProvidedContext {
-    embeddedPostgresUrl: string;
-    testDatabasePrefix: string;
   }
 }
