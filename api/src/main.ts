@@ -5,6 +5,7 @@ import {
   readProjectionStatus,
   startProjectors,
 } from '@issuer/projections';
+import pg from 'pg';
 import { createApp } from './app';
 import type { AppDependencies, ReadModelWaiter } from './http';
 import {
@@ -71,9 +72,11 @@ async function startReadSide({ config, store, pool, logger }: Infrastructure): P
       stop: () => waiter.close(),
     };
   }
+  // Projector transactions get their own connections, so they never queue behind requests.
+  const projectorPool = new pg.Pool({ ...pool.options, max: 4 });
   const runner: ProjectorRunner = await startProjectors({
     store,
-    pool,
+    pool: projectorPool,
     logger,
     projections: allProjections,
     notifyCheckpoints: false,
@@ -81,7 +84,10 @@ async function startReadSide({ config, store, pool, logger }: Infrastructure): P
   return {
     waiter: runner.readModelWaiter,
     status: () => runner.status(),
-    stop: () => runner.stop(),
+    stop: async () => {
+      await runner.stop();
+      await projectorPool.end();
+    },
   };
 }
 
