@@ -1,4 +1,5 @@
 import type { Pool } from 'pg';
+import { applyDdlOnce } from '../http/migrate';
 
 /**
  * Five failed logins for one account within 15 minutes lock that account's login until the
@@ -18,19 +19,8 @@ export const loginFailuresDdl = `
 `;
 
 /** Creates the login-throttling table in the read-model database; safe on every start. */
-export async function migrateAuth(pool: Pool): Promise<void> {
-  const client = await pool.connect();
-  try {
-    await client.query('BEGIN');
-    await client.query("SELECT pg_advisory_xact_lock(hashtext('issuer-portal:migrate-auth'))");
-    await client.query(loginFailuresDdl);
-    await client.query('COMMIT');
-  } catch (error) {
-    await client.query('ROLLBACK');
-    throw error;
-  } finally {
-    client.release();
-  }
+export function migrateAuth(pool: Pool): Promise<void> {
+  return applyDdlOnce(pool, 'issuer-portal:migrate-auth', loginFailuresDdl);
 }
 
 /** Seconds until this account may try again, or undefined when it may try now. */

@@ -34,7 +34,7 @@ export {
 export { type ErrorBody, errorBody, errorResponse, type FieldMessages } from './errors';
 export { formatETag, ifMatchRevision, preconditionFailed, setETag } from './etag';
 export { idempotencyKeyTtlMs, idempotent } from './idempotency';
-export { migrateHttp } from './migrate';
+export { applyDdlOnce, migrateHttp } from './migrate';
 export type {
   ApiConfig,
   AppDependencies,
