@@ -89,8 +89,8 @@ async function inParallel<T>(items: readonly T[], work: (item: T) => Promise<unk
  * The fast way to the same history, for quick or large runs (`--load bulk`): one INSERT per window
  * straight into the PostgreSQL store's tables, every event of the window interleaved one by one.
  * It writes what `es_append` writes (eventstore/src/postgres/postgresSchema.ts): positions
- * `(xid << 20) + ordinal` of the loading transaction, stream revisions from 0, and the `es_streams`
- * row with the stream's last revision and position. So it depends on that schema; the caller
+ * `(xid << 20) + ordinal` of the loading transaction and stream revisions from 0 (a stream's
+ * revision is that of its last event). So it depends on that schema; the caller
  * checks the result through the real store afterwards (`verifyThroughStore`).
  */
 export async function bulkLoadHistory(
@@ -121,15 +121,6 @@ export async function bulkLoadHistory(
            FROM jsonb_to_recordset($1::jsonb) AS r(
              ord bigint, stream_id text, revision bigint, id uuid, type text, data jsonb, metadata jsonb)`,
         [JSON.stringify(rows)],
-      );
-      await client.query(
-        `INSERT INTO es_streams (stream_id, revision, last_position)
-         SELECT stream_id, max(revision), max(position) FROM es_events
-          WHERE position >= pg_current_xact_id()::text::bigint << 20
-            AND position < (pg_current_xact_id()::text::bigint + 1) << 20
-          GROUP BY stream_id
-         ON CONFLICT (stream_id) DO UPDATE
-           SET revision = EXCLUDED.revision, last_position = EXCLUDED.last_position`,
       );
       await client.query('COMMIT');
     } catch (error) {
