@@ -102,6 +102,19 @@ describe('an access token', () => {
     await expectRefused(session.access_token, 'access_token expired');
   });
 
+  it('already verified (and remembered) is refused once it expires, from its exact second', async () => {
+    const session = await registered(h);
+    const used = await h.call('GET', '/api/auth/access-token', { token: session.access_token });
+    expect(used.status).toBe(200);
+    h.advanceClock(testTokenConfig.tokenLifetimeSeconds * 1000 - 1000);
+    const lastSecond = await h.call('GET', '/api/auth/access-token', {
+      token: session.access_token,
+    });
+    expect(lastSecond.status).toBe(200);
+    h.advanceClock(1000);
+    await expectRefused(session.access_token, 'access_token expired');
+  });
+
   it("signed out is refused at once, while the same user's other tokens still work", async () => {
     const session = await registered(h);
     const login = await h.call('POST', '/api/auth', {

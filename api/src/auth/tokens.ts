@@ -101,6 +101,16 @@ export async function verifyAccessToken(
   token: string,
   now: Date,
 ): Promise<AccessToken> {
+  const cache = verifiedCache(config);
+  const cached = cache.get(token);
+  if (cached) {
+    // Signature, algorithm, issuer and audience never change for one token string; time does.
+    if (cached.expiresAt.getTime() <= now.getTime() - (now.getTime() % 1000)) {
+      cache.delete(token);
+      throw expiredToken();
+    }
+    return { ...cached, roles: [...cached.roles] };
+  }
   let payload: unknown;
   try {
     ({ payload } = await jwtVerify(token, await hmacKey(config.tokenSecret), {
@@ -117,7 +127,7 @@ export async function verifyAccessToken(
   const claims = claimsSchema.safeParse(payload);
   if (!claims.success) throw invalidToken();
   const { sub, tid, jti, roles, pwv, iat, exp } = claims.data;
-  return {
+  const verified: AccessToken = {
     userId: sub,
     companyId: tid,
     roles,
@@ -126,4 +136,43 @@ export async function verifyAccessToken(
     issuedAt: new Date(iat * 1000),
     expiresAt: new Date(exp * 1000),
   };
+  // Our tokens carry no `nbf`; one that does is checked by jose every time.
+  if (typeof payload === 'object' && payload !== null && !('nbf' in payload)) {
+    remember(cache, token, verified);
+  }
+  return { ...verified, roles: [...roles] };
+}
+
+/**
+ * Tokens whose signature and claims jose already checked, per secret, issuer and audience: a
+ * client sends the same token on every request, and the WebCrypto verify and JOSE parsing were
+ * a large share of a command's CPU. Only expiry depends on the clock and is checked on every hit
+ * (as jose does: expired once `exp <= now` in whole seconds); revocation and the password
+ * version are never cached (the middleware asks the database on every request).
+ */
+const maxVerifiedTokens = 10_000;
+const verifiedCaches = new WeakMap<Uint8Array, Map<string, Map<string, AccessToken>>>();
+
+function verifiedCache(config: TokenConfig): Map<string, AccessToken> {
+  let byClaims = verifiedCaches.get(config.tokenSecret);
+  if (!byClaims) {
+    byClaims = new Map();
+    verifiedCaches.set(config.tokenSecret, byClaims);
+  }
+  const scope = `${config.tokenIssuer}\n${config.tokenAudience}`;
+  let cache = byClaims.get(scope);
+  if (!cache) {
+    cache = new Map();
+    byClaims.set(scope, cache);
+  }
+  return cache;
+}
+
+/** Bounded: the oldest entry goes first (a Map iterates in insertion order). */
+function remember(cache: Map<string, AccessToken>, token: string, verified: AccessToken): void {
+  if (cache.size >= maxVerifiedTokens) {
+    const oldest = cache.keys().next();
+    if (!oldest.done) cache.delete(oldest.value);
+  }
+  cache.set(token, Object.freeze({ ...verified, roles: Object.freeze([...verified.roles]) }));
 }

@@ -1,7 +1,7 @@
 import { Hono } from 'hono';
-import { bodyLimit } from 'hono/body-limit';
 import { cors } from 'hono/cors';
 import { requestId } from 'hono/request-id';
+import { limitBody } from './bodyLimit';
 import { errorHandler, errorResponse, handleNotFound } from './errors';
 import { rejectUnsupportedMethods } from './methodNotAllowed';
 import { requestLogging } from './requestLogging';
@@ -29,11 +29,9 @@ export function buildApp(deps: AppDependencies, features: readonly Feature[]): H
   app.use((c, next) => (c.req.header('Origin') === undefined ? next() : corsHeaders(c, next)));
   app.use(rejectUnsupportedMethods(app));
   app.use(
-    bodyLimit({
-      maxSize: maxBodyBytes,
-      onError: (c) =>
-        errorResponse(c, 413, 'payload_too_large', 'The request body is larger than 100 KB'),
-    }),
+    limitBody(maxBodyBytes, (c) =>
+      errorResponse(c, 413, 'payload_too_large', 'The request body is larger than 100 KB'),
+    ),
   );
   app.use(async (c, next) => {
     c.set('deps', deps);

@@ -2,6 +2,7 @@ import { zValidator } from '@hono/zod-validator';
 import { DomainError, invalid } from '@issuer/events';
 import type { Context } from 'hono';
 import { z } from 'zod';
+import { requestHasBodyStream } from './bodyLimit';
 import type { FieldMessages } from './errors';
 
 /** Turns zod issues into one summary message and per-field messages (`a.b` for nested fields). */
@@ -35,7 +36,7 @@ export function validationError(error: z.core.$ZodError): DomainError {
 const jsonMediaType = /^application\/([\w.-]+\+)?json$/i;
 
 function hasBody(c: Context): boolean {
-  return c.req.raw.body !== null && c.req.header('Content-Length') !== '0';
+  return requestHasBodyStream(c) && c.req.header('Content-Length') !== '0';
 }
 
 function sentJson(c: Context): boolean {
