@@ -152,6 +152,38 @@ for (const server of await postgresServers()) {
       });
     });
 
+    describe('reading', () => {
+      it('given positions and revisions beyond 2^53, then they are read back exactly', async () => {
+        const big = await createTestDatabase(server);
+        const bigStore = new PostgresEventStore(big.url);
+        try {
+          await bigStore.migrate();
+          const admin = new pg.Client({ connectionString: big.url });
+          await admin.connect();
+          await admin.query(
+            `INSERT INTO es_events (position, stream_id, revision, event_id, type, data, metadata, recorded_at)
+             VALUES ($1, 'Big-1', $2, $3, 'Big', '{"n":1}', $4, now())`,
+            [
+              '9007199254740993',
+              '1234567890123456789',
+              randomUUID(),
+              JSON.stringify(newEvents(1)[0]?.metadata),
+            ],
+          );
+          await admin.end();
+
+          const [event] = await bigStore.readStream('Big-1');
+
+          expect(event?.position).toBe(9007199254740993n);
+          expect(event?.revision).toBe(1234567890123456789n);
+          expect(event?.data).toEqual({ n: 1 });
+        } finally {
+          await bigStore.close();
+          await big.drop();
+        }
+      });
+    });
+
     describe('live subscription', () => {
       // Polling is set to 10 s here, so only the notification path can deliver in time.
       it('given an idle subscriber in another store instance, when an event is appended, then the notification brings it long before the next poll', async () => {

@@ -1,15 +1,10 @@
-import type { EventStore } from '@issuer/events';
+import type { EventStore, RecordedEvent } from '@issuer/events';
 import pg, { type Pool } from 'pg';
 import { type Logger, pino } from 'pino';
 import type { Projection } from '../projection';
-import {
-  applyEvents,
-  type BatchOutcome,
-  type BatchTarget,
-  DEFAULT_RETRY_DELAYS_MS,
-} from './applyEvents';
+import { applyEvents, type BatchTarget, DEFAULT_RETRY_DELAYS_MS } from './applyEvents';
 import { lastPosition, NOTHING_APPLIED } from './batches';
-import { ReadAhead } from './reader';
+import type { ReadBatch } from './reader';
 import { migrateProjections } from './schema';
 import { inTransaction } from './transactions';
 import { sleep } from './wakeSignal';
@@ -43,33 +38,131 @@ export async function rebuildProjections(options: RebuildOptions): Promise<Rebui
   const headAtStart = await options.store.headPosition();
   await resetProjections(options.pool, options.projections);
   const targets = options.projections.map((projection) => rebuildTarget(options, projection));
-  const readAhead = new ReadAhead(
+  const feed = new BatchFeed(
     (after, maxCount) => options.store.readAll({ after, maxCount }),
     options.batchSize ?? 10_000,
+    headAtStart ?? NOTHING_APPLIED,
+    targets.length,
   );
-  let after: bigint | undefined;
-  let events = 0;
   let failedEvents = 0;
-  for (;;) {
-    const batch = await readAhead.take(after);
-    const end = lastPosition(batch);
-    if (end === undefined) {
-      if ((after ?? NOTHING_APPLIED) >= (headAtStart ?? NOTHING_APPLIED)) break;
-      // Not expected (the store's horizon only moves forward), but never stop short of the head.
-      await sleep(50);
-      continue;
+  // Each projection applies the shared batches in order at its own pace, so one projection's
+  // slow statement does not hold the others (or the next read) back; reading stays a bounded
+  // number of batches ahead of the slowest.
+  const appliers = targets.map(async (target, consumer) => {
+    for (let index = 0; ; index += 1) {
+      const batch = await feed.batch(index);
+      if (batch === undefined) return;
+      const outcome = await applyEvents(target, batch);
+      failedEvents += outcome.failed;
+      feed.done(consumer, index);
     }
-    if (readAhead.isFull(batch)) readAhead.prefetch(end);
-    const outcomes = await Promise.all(targets.map((target) => applyEvents(target, batch)));
-    events += batch.length;
-    failedEvents += sumFailed(outcomes);
-    after = end;
-    options.logger?.debug({ events, position: end.toString() }, 'rebuild progress');
+  });
+  try {
+    await Promise.all([feed.readAll(options.logger), ...appliers]);
+  } finally {
+    feed.stop();
   }
+  const events = feed.events;
   const seconds = (performance.now() - started) / 1000;
   const result = { events, failedEvents, seconds, eventsPerSecond: events / seconds };
   options.logger?.info(result, 'read models rebuilt');
   return result;
+}
+
+/** Batches read ahead of the projections; how many at most beyond the slowest one's current. */
+const BATCHES_AHEAD = 2;
+
+/**
+ * The batches of a rebuild, read once for all projections. A batch is dropped once every
+ * projection has applied it; reading waits while the slowest is `BATCHES_AHEAD` behind.
+ */
+class BatchFeed {
+  events = 0;
+  readonly #batches = new Map<number, readonly RecordedEvent[]>();
+  readonly #progress: number[];
+  #count = 0;
+  #ended = false;
+  #stopped = false;
+  #wakeReader: (() => void) | undefined;
+  readonly #waiting = new Map<number, (() => void)[]>();
+
+  constructor(
+    private readonly readBatch: ReadBatch,
+    private readonly batchSize: number,
+    private readonly head: bigint,
+    consumers: number,
+  ) {
+    this.#progress = new Array<number>(consumers).fill(-1);
+  }
+
+  async readAll(logger: Logger | undefined): Promise<void> {
+    let after: bigint | undefined;
+    try {
+      while (!this.#stopped) {
+        while (this.#count - this.#slowest() > BATCHES_AHEAD + 1 && !this.#stopped)
+          await new Promise<void>((resolve) => {
+            this.#wakeReader = resolve;
+          });
+        const batch = await this.readBatch(after, this.batchSize);
+        const end = lastPosition(batch);
+        if (end === undefined) {
+          if ((after ?? NOTHING_APPLIED) >= this.head) break;
+          // Not expected (the store's horizon only moves forward), but never stop short of the head.
+          await sleep(50);
+          continue;
+        }
+        this.#batches.set(this.#count, batch);
+        this.#count += 1;
+        this.events += batch.length;
+        after = end;
+        logger?.debug({ events: this.events, position: end.toString() }, 'rebuild progress');
+        this.#wake(this.#count - 1);
+      }
+    } finally {
+      this.#ended = true;
+      for (const index of [...this.#waiting.keys()]) this.#wake(index);
+    }
+  }
+
+  /** The batch at `index`, or undefined once reading has ended before it. */
+  async batch(index: number): Promise<readonly RecordedEvent[] | undefined> {
+    while (index >= this.#count && !this.#ended && !this.#stopped) {
+      await new Promise<void>((resolve) => {
+        const list = this.#waiting.get(index) ?? [];
+        list.push(resolve);
+        this.#waiting.set(index, list);
+      });
+    }
+    return this.#stopped ? undefined : this.#batches.get(index);
+  }
+
+  done(consumer: number, index: number): void {
+    this.#progress[consumer] = index;
+    const slowest = this.#slowest();
+    for (const kept of this.#batches.keys()) if (kept <= slowest) this.#batches.delete(kept);
+    const wake = this.#wakeReader;
+    this.#wakeReader = undefined;
+    wake?.();
+  }
+
+  /** Ends reading and waiting, after a failure. */
+  stop(): void {
+    this.#stopped = true;
+    for (const index of [...this.#waiting.keys()]) this.#wake(index);
+    const wake = this.#wakeReader;
+    this.#wakeReader = undefined;
+    wake?.();
+  }
+
+  #slowest(): number {
+    return Math.min(...this.#progress);
+  }
+
+  #wake(index: number): void {
+    const list = this.#waiting.get(index);
+    this.#waiting.delete(index);
+    for (const resolve of list ?? []) resolve();
+  }
 }
 
 /** One transaction: empty tables, forget failures, put every checkpoint back before event zero. */
@@ -103,10 +196,6 @@ function rebuildTarget(options: RebuildOptions, projection: Projection): BatchTa
 }
 
 const silentLogger = pino({ level: 'silent' });
-
-function sumFailed(outcomes: readonly BatchOutcome[]): number {
-  return outcomes.reduce((total, outcome) => total + outcome.failed, 0);
-}
 
 /** `schema.table` or `table`, each part quoted as an identifier. */
 export function quoteTable(name: string): string {

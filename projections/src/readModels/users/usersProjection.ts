@@ -49,16 +49,21 @@ export const usersProjection: Projection = {
   },
   async apply(events, client) {
     const touched = await loadUsers(client, userIdsOf(events));
+    // Rows this batch has changed: its own copies, so later events fold into them in place.
     const changed = new Map<string, UserRow>();
     for (const recorded of events) {
       const event = asUserEvent(recorded);
       if (!event) continue;
-      const row = touched.get(event.data.userId);
+      const id = event.data.userId;
+      const owned = changed.get(id);
+      const row = owned ?? touched.get(id);
       if (row && row.position >= recorded.position) continue;
+      if (owned && event.type !== 'UserRegistered') {
+        updateUserRow(owned, event, recorded.position);
+        continue;
+      }
       const next = evolveUserRow(row, event, recorded.position);
-      if (!next) continue;
-      touched.set(next.userId, next);
-      changed.set(next.userId, next);
+      if (next) changed.set(next.userId, next);
     }
     await upsertUsers(client, [...changed.values()]);
   },
@@ -94,20 +99,31 @@ export function evolveUserRow(
     };
   }
   if (!row) return undefined;
+  const next = { ...row };
+  return updateUserRow(next, event, position) ? next : undefined;
+}
+
+/** Applies an event other than the registration to `row` in place; false (row untouched) when it does not apply. */
+function updateUserRow(
+  row: UserRow,
+  event: Exclude<UserEvent, { type: 'UserRegistered' }>,
+  position: bigint,
+): boolean {
   switch (event.type) {
     case 'UserSettingsUpdated':
-      return { ...row, settings: event.data.settings, shortcuts: event.data.shortcuts, position };
+      row.settings = event.data.settings;
+      row.shortcuts = event.data.shortcuts;
+      row.position = position;
+      return true;
     case 'UserPasswordChanged':
-      return {
-        ...row,
-        passwordVersion: Math.max(row.passwordVersion, event.data.passwordVersion),
-        position,
-      };
+      row.passwordVersion = Math.max(row.passwordVersion, event.data.passwordVersion);
+      row.position = position;
+      return true;
     case 'UserSignedOut':
-      return undefined;
+      return false;
     default: {
       const _exhaustive: never = event;
-      return undefined;
+      return false;
     }
   }
 }
