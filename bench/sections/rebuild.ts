@@ -12,7 +12,7 @@ import { type Figure, figure } from '../lib/report';
 const SECTION = 'rebuild';
 const TARGET_PER_SECOND = 70_000;
 /** The rebuild's own default read size; the baseline reads with the same. */
-const READ_BATCH = 10_000;
+const READ_BATCH = 20_000;
 
 /**
  * Stores N events (default 1,000,000) through appendToStream, then times `rebuildProjections` over

@@ -141,7 +141,7 @@ const applyAll: Strategy = async (client, projection, events) => {
 
 /**
  * Finds the first event that fails on its own by halving (a few savepoints even in a rebuild's
- * 10,000-event batch), keeping everything applied before it. Halves that succeed stay applied.
+ * 20,000-event batch), keeping everything applied before it. Halves that succeed stay applied.
  */
 const isolateFirstFailure: Strategy = async (client, projection, events) => {
   const [only] = events;

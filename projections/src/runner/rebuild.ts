@@ -14,7 +14,11 @@ export interface RebuildOptions {
   pool: Pool;
   projections: readonly Projection[];
   logger?: Logger;
-  /** Events per read and per transaction. Default 10,000. */
+  /**
+   * Events per read and per transaction. Default 20,000: per-batch statements cost less per event
+   * than at 10,000 (about 7% less CPU in the bench), at the price of transactions about twice as
+   * long, which hold back the event store's visibility horizon for live readers meanwhile.
+   */
   batchSize?: number;
   retryDelaysMs?: readonly number[];
 }
@@ -40,7 +44,7 @@ export async function rebuildProjections(options: RebuildOptions): Promise<Rebui
   const targets = options.projections.map((projection) => rebuildTarget(options, projection));
   const feed = new BatchFeed(
     (after, maxCount) => options.store.readAll({ after, maxCount }),
-    options.batchSize ?? 10_000,
+    options.batchSize ?? 20_000,
     headAtStart ?? NOTHING_APPLIED,
     targets.length,
   );
