@@ -115,7 +115,8 @@ class BatchFeed {
           await sleep(50);
           continue;
         }
-        this.#batches.set(this.#count, batch);
+        // Kept until every projection has applied it (never, so not kept, when there are none).
+        if (this.#progress.length > 0) this.#batches.set(this.#count, batch);
         this.#count += 1;
         this.events += batch.length;
         after = end;
