@@ -47,10 +47,14 @@ describe.each(['in-process', 'external'] as const)('with projectors %s', (projec
   });
   afterAll(() => h.close());
 
+  const jsonOfOk = async <T>(res: Response): Promise<T> => {
+    if (res.status !== 200) throw new Error(`${res.status} ${await res.text()}`);
+    return jsonOf<T>(res);
+  };
   const profileOf = async (token: string) =>
     jsonOf<Profile>(await h.call('GET', '/api/profile/about', { token }));
   const companiesNamed = async (name: string) =>
-    jsonOf<CompanyRecord[]>(
+    jsonOfOk<CompanyRecord[]>(
       await h.call(
         'GET',
         `/api/operator/companies?filter=${encodeURIComponent(JSON.stringify({ q: name }))}`,

@@ -68,20 +68,26 @@ export function sessionUser({ user, company }: UserWithCompany): SessionUser {
 
 /**
  * The user and their company from the read models. Commands wait for the read models before
- * answering, so a miss means the projectors lag past that bound: wait once more for everything
- * stored, then give up with a 503 rather than answer with a half-empty user.
+ * answering, so a miss means the user was created outside a request (the operator CLI) or the
+ * projectors lag past that bound. Wait for what is stored, re-checking until the same bound
+ * (the store's head is only a lower bound while other transactions are open), then give up with
+ * a 503 rather than answer with a half-empty user.
  */
 export async function loadUserWithCompany(
   c: Context<AppEnv>,
   ids: { userId: string; companyId: string },
 ): Promise<UserWithCompany> {
   const { pool, store, readModels, config } = c.var.deps;
-  const found = await getUserWithCompany(pool, ids);
-  if (found) return found;
-  const head = await store.headPosition();
-  if (head !== undefined) await readModels.waitFor(head, config.readYourWritesTimeoutMs);
-  const late = await getUserWithCompany(pool, ids);
-  if (late) return late;
+  const deadline = Date.now() + config.readYourWritesTimeoutMs;
+  for (;;) {
+    const found = await getUserWithCompany(pool, ids);
+    if (found) return found;
+    const remainingMs = deadline - Date.now();
+    if (remainingMs <= 0) break;
+    const head = await store.headPosition();
+    if (head !== undefined) await readModels.waitFor(head, remainingMs);
+    await new Promise((resolve) => setTimeout(resolve, Math.min(25, remainingMs)));
+  }
   throw new DomainError(503, 'catching_up', 'The portal is catching up; try again in a moment');
 }
 
