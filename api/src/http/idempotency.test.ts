@@ -62,6 +62,18 @@ describe('a repeated request with the same key and body', () => {
   });
 });
 
+describe('a stored response', () => {
+  it('is sealed at rest: the table never holds the answer in clear', async () => {
+    const first = await increment('sealed', 'key-sealed', 3);
+    const text = await first.text();
+    const { rows } = await h.pool.query<{ response_body: Buffer }>(
+      "SELECT response_body FROM idempotency_keys WHERE key = 'key-sealed'",
+    );
+    expect(rows[0]?.response_body.includes(Buffer.from(text))).toBe(false);
+    expect(await (await increment('sealed', 'key-sealed', 3)).text()).toBe(text);
+  });
+});
+
 describe('the same key with a different request', () => {
   it('answers 422 idempotency_key_reused for another body', async () => {
     await increment('reuse', 'key-reuse', 1);

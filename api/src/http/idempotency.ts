@@ -3,6 +3,7 @@ import { DomainError, invalid } from '@issuer/events';
 import type { Context, MiddlewareHandler } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { Pool } from 'pg';
+import { openBody, sealBody } from './sealedBody';
 import type { AppDependencies, AppEnv, Caller } from './types';
 
 /** Keys are kept at least this long; a repeat within it answers the first response again. */
@@ -113,7 +114,7 @@ async function claimOrWait(deps: AppDependencies, request: KeyedRequest): Promis
   for (;;) {
     const claimId = await tryClaim(deps, request);
     if (claimId) return { kind: 'claimed', claimId };
-    const existing = await findKey(deps.pool, request);
+    const existing = await findKey(deps, request);
     if (!existing) continue; // released by a failed first attempt in the meantime: claim again
     if (existing.fingerprint !== request.fingerprint) return { kind: 'reused' };
     if (existing.response) return { kind: 'replay', response: existing.response };
@@ -152,10 +153,10 @@ async function tryClaim(deps: AppDependencies, request: KeyedRequest): Promise<s
 }
 
 async function findKey(
-  pool: Pool,
+  deps: AppDependencies,
   request: KeyedRequest,
 ): Promise<{ fingerprint: string; response?: StoredResponse } | undefined> {
-  const result = await pool.query<{
+  const result = await deps.pool.query<{
     fingerprint: string;
     state: 'running' | 'done';
     response_status: number | null;
@@ -169,13 +170,12 @@ async function findKey(
   const row = result.rows[0];
   if (!row) return undefined;
   if (row.state !== 'done' || row.response_status === null) return { fingerprint: row.fingerprint };
+  const body = openBody(deps.config.tokenSecret, row.response_body ?? Buffer.alloc(0));
+  // Sealed under another secret: the fingerprint (keyed the same way) no longer matches either.
+  if (body === undefined) return { fingerprint: `unreadable:${row.fingerprint}` };
   return {
     fingerprint: row.fingerprint,
-    response: {
-      status: row.response_status,
-      headers: row.response_headers ?? {},
-      body: row.response_body ?? Buffer.alloc(0),
-    },
+    response: { status: row.response_status, headers: row.response_headers ?? {}, body },
   };
 }
 
@@ -203,7 +203,7 @@ async function settle(
     const value = c.res.headers.get(name);
     if (value !== null) headers[name] = value;
   }
-  const body = Buffer.from(await c.res.clone().arrayBuffer());
+  const body = sealBody(deps.config.tokenSecret, Buffer.from(await c.res.clone().arrayBuffer()));
   try {
     await deps.pool.query(
       `UPDATE idempotency_keys
