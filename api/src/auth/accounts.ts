@@ -1,20 +1,17 @@
 import { randomUUID } from 'node:crypto';
-import {
-  type EventStore,
-  type ExpectedRevision,
-  type NewEvent,
-  streamCategories,
-  streamName,
-} from '@issuer/events';
+import { type ExpectedRevision, streamCategories, streamName } from '@issuer/events';
 import type { Context } from 'hono';
 import { companyDecider } from '../companies/businessLogic';
 import { symbolReservationDecider } from '../companies/symbolReservation';
 import {
   type AppDependencies,
   type AppEnv,
+  asList,
   type DecidedEvent,
   type Decider,
   decideAndAppend,
+  foldStream,
+  toNewEvents,
 } from '../http';
 import { userDecider } from './businessLogic';
 import { emailReservationDecider } from './emailReservation';
@@ -49,7 +46,7 @@ export function requestStreamCommands(
 }
 
 /**
- * Outside a request (the operator CLI and start-up): the same load, decide, append, without the
+ * Outside a request (the operator CLI and start-up): the same fold, decide and append, without the
  * pipeline's retries. These run once, by one process, so a conflict is reported, not retried.
  */
 export function directStreamCommands(
@@ -57,15 +54,9 @@ export function directStreamCommands(
   ids: { companyId: string; userId: string },
 ): StreamCommands {
   return {
-    async handle<State, Command, Event extends DecidedEvent>(
-      streamId: string,
-      decider: Decider<State, Command, Event>,
-      command: Command,
-      expectedRevision?: ExpectedRevision,
-    ) {
+    async handle(streamId, decider, command, expectedRevision) {
       const { state, revision } = await foldStream(deps.store, streamId, decider);
-      const decided = decider.decide(command, state);
-      const events = Array.isArray(decided) ? decided : [decided];
+      const events = asList(decider.decide(command, state));
       if (events.length === 0) return undefined;
       const correlationId = randomUUID();
       const metadata = {
@@ -75,31 +66,12 @@ export function directStreamCommands(
         occurredAt: deps.clock().toISOString(),
         schemaVersion: 1,
       };
-      const newEvents: NewEvent[] = events.map(({ type, data }) => ({
-        id: randomUUID(),
-        type,
-        data,
-        metadata,
-      }));
-      const appended = await deps.store.appendToStream(streamId, newEvents, {
+      const appended = await deps.store.appendToStream(streamId, toNewEvents(events, metadata), {
         expectedRevision: expectedRevision ?? revision ?? 'no_stream',
       });
       return appended.position;
     },
   };
-}
-
-/** A stream's state from the store itself, for code that runs outside a request. */
-export async function foldStream<State, Command, Event extends DecidedEvent>(
-  store: EventStore,
-  streamId: string,
-  decider: Decider<State, Command, Event>,
-): Promise<{ state: State; revision: bigint | undefined }> {
-  const stored = await store.readStream(streamId);
-  let state = decider.initialState();
-  // Trusted as stored: these streams have no upcasters yet.
-  for (const event of stored) state = decider.evolve(state, event as unknown as Event);
-  return { state, revision: stored.at(-1)?.revision };
 }
 
 export interface NewAccount {

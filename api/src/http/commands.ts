@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import {
   type AppendResult,
   type EventMetadata,
+  type EventStore,
   type ExpectedRevision,
   type NewEvent,
   type RecordedEvent,
@@ -124,18 +125,36 @@ export async function decideAndAppend<State, Command, Event extends DecidedEvent
 }
 
 /** Folds a stream into the decider's state; `revision` is undefined when the stream does not exist. */
-export async function loadState<State, Command, Event extends DecidedEvent>(
-  c: Context<AppEnv>,
+export async function foldStream<State, Command, Event extends DecidedEvent>(
+  store: EventStore,
   streamId: string,
   decider: Decider<State, Command, Event>,
 ): Promise<{ state: State; revision: bigint | undefined }> {
-  const recorded = await c.var.deps.store.readStream(streamId);
+  const recorded = await store.readStream(streamId);
   let state = decider.initialState();
   for (const event of recorded) {
     // Without an upcaster, the stream holds exactly what this decider's decide() produced.
     state = decider.evolve(state, decider.upcast?.(event) ?? (event as unknown as Event));
   }
   return { state, revision: recorded.at(-1)?.revision };
+}
+
+export function loadState<State, Command, Event extends DecidedEvent>(
+  c: Context<AppEnv>,
+  streamId: string,
+  decider: Decider<State, Command, Event>,
+): Promise<{ state: State; revision: bigint | undefined }> {
+  return foldStream(c.var.deps.store, streamId, decider);
+}
+
+/** Gives decided events their ids and metadata (a type's own schema version wins). */
+export function toNewEvents(events: readonly DecidedEvent[], metadata: EventMetadata): NewEvent[] {
+  return events.map(({ type, data, schemaVersion }) => ({
+    id: randomUUID(),
+    type,
+    data,
+    metadata: { ...metadata, schemaVersion: schemaVersion ?? metadata.schemaVersion },
+  }));
 }
 
 /**
@@ -152,13 +171,7 @@ export async function appendEvents(
     // A route that forgot the middleware would silently apply a retried payment twice.
     throw new Error(`${c.req.method} ${c.req.path} takes an Idempotency-Key but lacks idempotent`);
   }
-  const metadata = eventMetadata(c, options);
-  const newEvents: NewEvent[] = events.map(({ type, data, schemaVersion }) => ({
-    id: randomUUID(),
-    type,
-    data,
-    metadata: { ...metadata, schemaVersion: schemaVersion ?? metadata.schemaVersion },
-  }));
+  const newEvents = toNewEvents(events, eventMetadata(c, options));
   return c.var.deps.store.appendToStream(streamId, newEvents, {
     expectedRevision: options.expectedRevision,
   });
@@ -205,7 +218,7 @@ export async function waitForReadModels(
   return 'catching-up';
 }
 
-function asList<Event>(decided: Event | readonly Event[]): Event[] {
+export function asList<Event>(decided: Event | readonly Event[]): Event[] {
   return Array.isArray(decided) ? [...decided] : [decided as Event];
 }
 

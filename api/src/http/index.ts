@@ -19,6 +19,7 @@
 export { buildApp, maxBodyBytes } from './buildApp';
 export {
   appendEvents,
+  asList,
   type CommandOptions,
   type CommandOutcome,
   type DecidedEvent,
@@ -26,9 +27,11 @@ export {
   decideAndAppend,
   eventMetadata,
   executeCommand,
+  foldStream,
   loadState,
   type MetadataOptions,
   type ReadModelsState,
+  toNewEvents,
   waitForReadModels,
 } from './commands';
 export { type ErrorBody, errorBody, errorResponse, type FieldMessages } from './errors';

@@ -2,12 +2,12 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { DomainError, streamCategories, streamName } from '@issuer/events';
 import { anyUserWithRole } from '@issuer/projections';
 import { z } from 'zod';
-import { directStreamCommands, foldStream, openAccount } from '../auth/accounts';
+import { directStreamCommands, openAccount } from '../auth/accounts';
 import { userDecider } from '../auth/businessLogic';
 import { emailField, newPasswordField } from '../auth/credentials';
 import { emailReservationDecider } from '../auth/emailReservation';
 import { hashPassword } from '../auth/passwords';
-import { type AppDependencies, validationError } from '../http';
+import { type AppDependencies, foldStream, validationError } from '../http';
 
 /** The platform's own tenant: operators belong to it; it has no Company stream. */
 export const PLATFORM_COMPANY_ID = '00000000-0000-4000-8000-000000000000';
