@@ -13,7 +13,7 @@ import {
   foldStream,
   toNewEvents,
 } from '../http';
-import { userDecider } from './businessLogic';
+import { type RegisterUser, userDecider } from './businessLogic';
 import { emailReservationDecider } from './emailReservation';
 
 /** Load, decide and append on one stream; resolves to the last appended position, if any. */
@@ -74,17 +74,8 @@ export function directStreamCommands(
   };
 }
 
-export interface NewAccount {
-  userId: string;
-  companyId: string;
-  email: string;
-  displayName: string;
-  passwordHash: string;
-  roles: readonly string[];
-  /** Registration creates the company too; the operator joins the platform company instead. */
-  company?: { name: string; symbol: string };
-  now: Date;
-}
+/** Registration creates the company too; the operator joins the platform company instead. */
+export type NewAccount = RegisterUser['data'] & { company?: { name: string; symbol: string } };
 
 /**
  * Reserves the email (and the company symbol), then creates the company and the user. A step
