@@ -4,6 +4,7 @@ import { companyRoutes } from './companies';
 import { healthRoutes } from './health';
 import { type AppDependencies, type AppEnv, buildApp, type Feature } from './http';
 import { operatorRoutes } from './operator';
+import { welcome } from './welcome';
 
 /** Every feature's routes, each mounted under `/api`: one line per feature. */
 export const features: readonly Feature[] = [
@@ -14,5 +15,5 @@ export const features: readonly Feature[] = [
 ];
 
 export function createApp(deps: AppDependencies): Hono<AppEnv> {
-  return buildApp(deps, features);
+  return buildApp(deps, features).get('/', welcome);
 }
