@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Single-node KRaft Kafka broker from Maven Central, for local runs and CI (issue 5).
 #
-#   bash scripts/kafka/broker.sh start  [--port 9092]   fetch (once), format (once), start, wait until ready
+#   bash scripts/kafka/broker.sh start  [--port 9092] [--state-dir DIR]
+#                                                       fetch (once), format (once), start, wait until ready
 #   bash scripts/kafka/broker.sh stop                   stop the broker started from this cache
 #   bash scripts/kafka/broker.sh status                 say whether it is running
 #   bash scripts/kafka/broker.sh smoke                  round trip through the running broker
@@ -9,6 +10,8 @@
 #
 # Everything lives in .cache/kafka/ (gitignored): lib/ (jars), data/ (log dirs), cluster-id,
 # server.properties, log4j.properties, broker.log, broker.pid. Loopback only (127.0.0.1).
+# --state-dir runs another broker beside it: its own data, config, log and pid under DIR (the jars
+# stay shared in the cache); pass the same --state-dir to stop/status/smoke it.
 # The controller listens on port+1. Environment overrides:
 #   KAFKA_CACHE_DIR        cache folder (default <repo>/.cache/kafka)
 #   KAFKA_HEAP_OPTS        JVM heap (default -Xms256m -Xmx512m)
@@ -21,13 +24,6 @@ REPO_ROOT="$(cd "$SCRIPT_DIR/../.." && pwd)"
 POM="$SCRIPT_DIR/pom.xml"
 CACHE="${KAFKA_CACHE_DIR:-$REPO_ROOT/.cache/kafka}"
 LIB="$CACHE/lib"
-DATA="$CACHE/data"
-PID_FILE="$CACHE/broker.pid"
-PORT_FILE="$CACHE/broker.port"
-LOG_FILE="$CACHE/broker.log"
-CONFIG="$CACHE/server.properties"
-LOG4J="$CACHE/log4j.properties"
-CLUSTER_ID_FILE="$CACHE/cluster-id"
 HEAP_OPTS="${KAFKA_HEAP_OPTS:--Xms256m -Xmx512m}"
 START_TIMEOUT="${KAFKA_START_TIMEOUT:-60}"
 STOP_TIMEOUT="${KAFKA_STOP_TIMEOUT:-30}"
@@ -36,19 +32,31 @@ HOST=127.0.0.1
 say() { echo "kafka: $*"; }
 die() { echo "kafka: error: $*" >&2; exit 1; }
 
-usage() { echo "usage: $0 start|stop|status|smoke [--port 9092]" >&2; exit 2; }
+usage() { echo "usage: $0 start|stop|status|smoke [--port 9092] [--state-dir DIR]" >&2; exit 2; }
 
 # --- arguments ---------------------------------------------------------------------------------
 [ $# -ge 1 ] || usage
 CMD="$1"; shift
 PORT=9092
+STATE="$CACHE"
 while [ $# -gt 0 ]; do
   case "$1" in
     --port) [ $# -ge 2 ] || usage; PORT="$2"; shift 2 ;;
     --port=*) PORT="${1#--port=}"; shift ;;
+    --state-dir) [ $# -ge 2 ] || usage; STATE="$2"; shift 2 ;;
+    --state-dir=*) STATE="${1#--state-dir=}"; shift ;;
     *) usage ;;
   esac
 done
+mkdir -p "$STATE"
+STATE="$(cd "$STATE" && pwd)"
+DATA="$STATE/data"
+PID_FILE="$STATE/broker.pid"
+PORT_FILE="$STATE/broker.port"
+LOG_FILE="$STATE/broker.log"
+CONFIG="$STATE/server.properties"
+LOG4J="$STATE/log4j.properties"
+CLUSTER_ID_FILE="$STATE/cluster-id"
 [[ "$PORT" =~ ^[0-9]+$ ]] && [ "$PORT" -ge 1 ] && [ "$PORT" -le 65534 ] || die "invalid --port '$PORT'"
 CONTROLLER_PORT=$((PORT + 1))
 

@@ -1,7 +1,11 @@
 export { type BatchOutcome, DEFAULT_RETRY_DELAYS_MS } from './applyEvents';
-export { NOTHING_APPLIED } from './batches';
+// For other subscribers of the store with a checkpoint of their own (the Kafka publisher).
+export { NOTHING_APPLIED, readAfter } from './batches';
+export { advanceCheckpoint, readCheckpoints } from './checkpoints';
 export type { ProjectionFailure } from './failures';
+export { wakeOnNewEvents } from './newEventWakes';
 export { CHECKPOINT_CHANNEL, type CheckpointNotice } from './notifier';
+export { ReadAhead } from './reader';
 export {
   type RebuildOptions,
   type RebuildResult,
@@ -9,7 +13,7 @@ export {
   snapshotTables,
 } from './rebuild';
 export { ProjectorRunner, type ProjectorRunnerOptions, startProjectors } from './runner';
-export { migrateProjections } from './schema';
+export { ensureCheckpointRows, migrateProjections } from './schema';
 export {
   type ProjectionStatus,
   type ProjectionStatusOptions,
@@ -21,3 +25,4 @@ export {
   type ListeningWaiterOptions,
   type ReadModelWaiter,
 } from './waiter';
+export { sleep, WakeSignal } from './wakeSignal';

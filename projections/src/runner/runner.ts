@@ -1,16 +1,17 @@
-import type { AllSubscription, EventStore } from '@issuer/events';
+import type { EventStore } from '@issuer/events';
 import type { Pool } from 'pg';
 import type { Logger } from 'pino';
 import type { Projection } from '../projection';
 import { DEFAULT_RETRY_DELAYS_MS } from './applyEvents';
 import { CheckpointTracker } from './checkpointTracker';
+import { wakeOnNewEvents } from './newEventWakes';
 import { CheckpointNotifier } from './notifier';
 import { runProjector } from './projector';
 import { coalescingReader, ReadAhead } from './reader';
 import { migrateProjections } from './schema';
 import { type ProjectionsStatus, readProjectionStatus } from './status';
 import type { ReadModelWaiter } from './waiter';
-import { sleep, WakeSignal } from './wakeSignal';
+import { WakeSignal } from './wakeSignal';
 
 export interface ProjectorRunnerOptions {
   store: EventStore;
@@ -46,7 +47,7 @@ export class ProjectorRunner {
   readonly #tracker: CheckpointTracker;
   readonly #notifier: CheckpointNotifier | undefined;
   #loops: Promise<void>[] = [];
-  #subscription: AllSubscription | undefined;
+  #newEventWakes: ReturnType<typeof wakeOnNewEvents> | undefined;
 
   /** Read-your-writes for code in this process; nudges the loops when a wait starts. */
   readonly readModelWaiter: ReadModelWaiter = {
@@ -72,7 +73,15 @@ export class ProjectorRunner {
     this.#loops = this.#options.projections.map((projection) =>
       runProjector(this.#loopOptions(projection, new ReadAhead(readBatch, this.#batchSize()))),
     );
-    if (this.#options.subscribeToNewEvents ?? true) this.#loops.push(this.#wakeOnNewEvents());
+    if (this.#options.subscribeToNewEvents ?? true) {
+      this.#newEventWakes = wakeOnNewEvents({
+        ...this.#options,
+        wake: this.#wake,
+        abort: this.#stopping.signal,
+        errorBackoffMs: this.#options.errorBackoffMs ?? 1000,
+      });
+      this.#loops.push(this.#newEventWakes.running);
+    }
     this.#options.logger.info(
       { projections: this.#options.projections.map((projection) => projection.name) },
       'projectors started',
@@ -89,7 +98,7 @@ export class ProjectorRunner {
   async stop(): Promise<void> {
     this.#stopping.abort();
     this.#wake.wake();
-    await this.#subscription?.close().catch(() => {});
+    await this.#newEventWakes?.close();
     await Promise.all(this.#loops);
     await this.#notifier?.flushed();
     this.#tracker.cancelAll();
@@ -129,31 +138,6 @@ export class ProjectorRunner {
         this.#notifier?.committed(name, position);
       },
     };
-  }
-
-  /** Only a wake-up source: the loops read the events themselves, in batches. */
-  async #wakeOnNewEvents(): Promise<void> {
-    const { store, logger } = this.#options;
-    const abort = this.#stopping.signal;
-    while (!abort.aborted) {
-      try {
-        const head = await store.headPosition();
-        if (abort.aborted) break;
-        this.#subscription = store.subscribeToAll({ after: head });
-        this.#wake.wake();
-        for await (const event of this.#subscription) {
-          if (abort.aborted) break;
-          this.#wake.wake(event.position);
-        }
-        if (abort.aborted) break;
-        logger.warn('new-event subscription ended; resubscribing after a pause');
-        await sleep(this.#options.errorBackoffMs ?? 1000, abort);
-      } catch (error) {
-        if (abort.aborted) break;
-        logger.warn({ err: error }, 'new-event subscription failed; resubscribing after a pause');
-        await sleep(this.#options.errorBackoffMs ?? 1000, abort);
-      }
-    }
   }
 }
 

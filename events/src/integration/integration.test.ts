@@ -1,0 +1,308 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import { z } from 'zod';
+import type { RecordedEvent } from '../eventStore';
+import * as allExports from '../index';
+import { integrationEnvelope, integrationHeaders, toIntegrationMessage } from './envelope';
+import {
+  type InternalEvent,
+  type InternalEventType,
+  integrationMapping,
+  integrationMappings,
+} from './publicEvents';
+import { integrationTopics } from './topics';
+
+const passwordHash = '$argon2id$v=19$m=19456,t=2,p=1$c2VjcmV0LXNhbHQ$secret-hash-value';
+const tokenId = 'tok-7f3c-secret-token-id';
+const companyId = 'c-1';
+const at = '2025-03-01T10:00:00.000Z';
+
+type Sample<Type extends InternalEventType> = {
+  streamId: string;
+  data: Extract<InternalEvent, { type: Type }>['data'];
+};
+
+/** One stored event of every internal type, secrets included (a missing type fails the type check). */
+const customerIds = { customerId: 'cu-1', companyId };
+const customerStream = 'Customer-cu-1';
+const customerProfile = {
+  name: 'Ada',
+  lastName: 'Lovelace',
+  nickname: 'ada',
+  avatar: '',
+  company: 'Engines',
+  jobTitle: 'CTO',
+  email: 'ada@engines.test',
+  phone: '+1 555 0100',
+  address: '1 Main St',
+  birthday: '1815-12-10',
+  notes: '',
+  tags: ['vip'],
+  roundId: 'r-1',
+  tokenPrice: 1.5,
+  tokenBalance: 100,
+  percentageOwned: 0.1,
+  walletAddress: '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed',
+};
+
+const samples: { [Type in InternalEventType]: Sample<Type> } = {
+  CompanyRegistered: {
+    streamId: 'Company-c-1',
+    data: { companyId, name: 'Maple', symbol: 'MAPL', registeredBy: 'u-1', registeredAt: at },
+  },
+  CompanyProfileUpdated: {
+    streamId: 'Company-c-1',
+    data: { companyId, name: 'Maple Robotics', avatar: null },
+  },
+  CompanyVerified: {
+    streamId: 'Company-c-1',
+    data: { companyId, verifiedBy: 'op', verifiedAt: at },
+  },
+  IssuerStatusGranted: {
+    streamId: 'Company-c-1',
+    data: { companyId, grantedBy: 'op', grantedAt: at },
+  },
+  IssuerStatusRevoked: {
+    streamId: 'Company-c-1',
+    data: { companyId, revokedBy: 'op', revokedAt: at },
+  },
+  PaymentTerminalRegistered: {
+    streamId: 'Company-c-1',
+    data: { companyId, terminalId: 't-1', name: 'Front desk', deviceId: 'dev-1' },
+  },
+  PaymentTerminalRenamed: {
+    streamId: 'Company-c-1',
+    data: { companyId, terminalId: 't-1', name: 'Back desk' },
+  },
+  PaymentTerminalRemoved: { streamId: 'Company-c-1', data: { companyId, terminalId: 't-1' } },
+  SymbolReserved: { streamId: 'CompanySymbol-MAPL', data: { symbol: 'MAPL', companyId } },
+  SymbolReleased: { streamId: 'CompanySymbol-MAPL', data: { symbol: 'MAPL', companyId } },
+  UserRegistered: {
+    streamId: 'User-u-1',
+    data: {
+      userId: 'u-1',
+      companyId,
+      email: 'cfo@maple.test',
+      displayName: 'cfo',
+      passwordHash,
+      roles: ['admin'],
+      registeredAt: at,
+    },
+  },
+  UserSettingsUpdated: {
+    streamId: 'UserSettings-u-1',
+    data: { userId: 'u-1', settings: { theme: 'dark' }, shortcuts: ['mail'] },
+  },
+  UserPasswordChanged: {
+    streamId: 'User-u-1',
+    data: { userId: 'u-1', passwordHash, passwordVersion: 3, changedAt: at },
+  },
+  UserSignedOut: { streamId: 'User-u-1', data: { userId: 'u-1', tokenId, expiresAt: at } },
+  EmailReserved: {
+    streamId: 'UserEmail-cfo@maple.test',
+    data: { email: 'cfo@maple.test', userId: 'u-1', companyId },
+  },
+  EmailReleased: {
+    streamId: 'UserEmail-cfo@maple.test',
+    data: { email: 'cfo@maple.test', userId: 'u-1' },
+  },
+  CustomerAdded: {
+    streamId: customerStream,
+    data: {
+      ...customerIds,
+      profile: customerProfile,
+      leadStatus: 'Warm',
+      investorStatus: 'Not Registered',
+      starred: false,
+      addedAt: at,
+    },
+  },
+  CustomerUpdated: {
+    streamId: customerStream,
+    data: { ...customerIds, changes: { phone: '+1 555 0199', tags: [] } },
+  },
+  CustomerRemoved: {
+    streamId: customerStream,
+    data: { ...customerIds, email: 'ada@engines.test', reason: 'duplicate' },
+  },
+  CustomerStarred: { streamId: customerStream, data: customerIds },
+  CustomerUnstarred: { streamId: customerStream, data: customerIds },
+  InvestorStatusChanged: {
+    streamId: customerStream,
+    data: {
+      ...customerIds,
+      from: 'KYC Complete',
+      to: 'Registered with the product',
+      kind: 'reversal',
+      reason: 'passport expired',
+      evidence: 'doc-7',
+      changedBy: 'u-1',
+      changedAt: at,
+    },
+  },
+  LeadStatusChanged: {
+    streamId: customerStream,
+    data: { ...customerIds, from: 'Cold', to: 'Hot' },
+  },
+  PushNotificationSent: {
+    streamId: customerStream,
+    data: { ...customerIds, notificationId: 'n-1', title: 'Round open', message: 'Join' },
+  },
+  CustomerEmailReserved: {
+    streamId: 'CustomerEmail-c-1:ada@engines.test',
+    data: { companyId, email: 'ada@engines.test', customerId: 'cu-1' },
+  },
+  CustomerEmailReleased: {
+    streamId: 'CustomerEmail-c-1:ada@engines.test',
+    data: { companyId, email: 'ada@engines.test', customerId: 'cu-1' },
+  },
+};
+
+function recorded(
+  type: string,
+  { streamId, data }: { streamId: string; data: unknown },
+): RecordedEvent {
+  return {
+    id: `id-${type}`,
+    type,
+    data,
+    metadata: {
+      companyId,
+      userId: 'u-1',
+      correlationId: 'req-1',
+      causationId: 'req-1',
+      occurredAt: at,
+      schemaVersion: 1,
+    },
+    streamId,
+    revision: 4n,
+    position: 9_007_199_254_740_993n,
+    recordedAt: new Date('2025-03-01T10:00:00.250Z'),
+  };
+}
+
+const sampleEntries = Object.entries(samples) as [
+  InternalEventType,
+  { streamId: string; data: unknown },
+][];
+const publishedTypes = sampleEntries
+  .filter(([type]) => integrationMappings[type].published)
+  .map(([type]) => type);
+
+describe('integration mapping', () => {
+  it('covers every event type the events package declares (every *EventSchemas export)', () => {
+    const declared = Object.entries(allExports)
+      .filter(([name]) => name.endsWith('EventSchemas'))
+      .flatMap(([, schemas]) => Object.keys(schemas as object));
+    expect(declared.length).toBeGreaterThan(10);
+    expect(declared.filter((type) => integrationMapping(type) === undefined)).toEqual([]);
+    expect(Object.keys(samples).sort()).toEqual([...new Set(declared)].sort());
+  });
+
+  it.each(sampleEntries)(
+    '%s: no secret in the record, data exactly the public payload',
+    (type, sample) => {
+      const message = toIntegrationMessage(recorded(type, sample), 'issuer');
+      const mapping = integrationMappings[type];
+      if (!mapping.published) {
+        expect(message).toBeUndefined();
+        return;
+      }
+      expect(message).toBeDefined();
+      const everything = JSON.stringify(message);
+      for (const secret of [passwordHash, tokenId, 'passwordHash', 'passwordVersion', 'tokenId']) {
+        expect(everything).not.toContain(secret);
+      }
+      const envelope = integrationEnvelope.parse(JSON.parse(message?.value ?? ''));
+      // Strict payload schemas: a field the contract does not name fails here.
+      expect(() => mapping.payload.parse(envelope.data)).not.toThrow();
+    },
+  );
+
+  it('builds the envelope and the same facts as headers, 64-bit numbers as strings', () => {
+    const message = toIntegrationMessage(
+      recorded('UserRegistered', samples.UserRegistered),
+      'acme',
+    );
+    expect(message?.topic).toBe('acme.users.v1');
+    expect(message?.key).toBe('User-u-1');
+    const envelope = JSON.parse(message?.value ?? '');
+    expect(envelope).toMatchObject({
+      eventId: 'id-UserRegistered',
+      type: 'UserRegistered',
+      schemaVersion: 1,
+      companyId,
+      streamId: 'User-u-1',
+      streamRevision: '4',
+      position: '9007199254740993',
+      occurredAt: at,
+      recordedAt: '2025-03-01T10:00:00.250Z',
+      correlationId: 'req-1',
+      causationId: 'req-1',
+    });
+    for (const [field, header] of Object.entries(integrationHeaders)) {
+      expect(message?.headers[header], header).toBe(String(envelope[field]));
+    }
+    expect(message?.headers['content-type']).toBe('application/json');
+  });
+
+  it('refuses an event type without a mapping instead of publishing it raw', () => {
+    const unknown = { ...recorded('UserRegistered', samples.UserRegistered), type: 'UserCloned' };
+    expect(() => toIntegrationMessage(unknown, 'issuer')).toThrow(
+      /UserCloned has no integration mapping/,
+    );
+  });
+});
+
+interface AsyncApiDocument {
+  channels: Record<string, { address: string; messages: Record<string, { $ref: string }> }>;
+  components: {
+    messages: Record<
+      string,
+      { name: string; payload: { allOf: [unknown, { properties: { data: { $ref: string } } }] } }
+    >;
+    schemas: Record<string, { required?: string[]; properties?: Record<string, unknown> }>;
+  };
+  'x-unpublished-events': Record<string, string>;
+}
+
+const asyncApi = parse(
+  readFileSync(new URL('../../asyncapi.yaml', import.meta.url), 'utf8'),
+) as AsyncApiDocument;
+
+describe('events/asyncapi.yaml', () => {
+  it('documents every internal event type: a message, or listed as unpublished with a reason', () => {
+    const documented = Object.keys(asyncApi.components.messages);
+    const unpublished = Object.keys(asyncApi['x-unpublished-events']);
+    expect(documented.sort()).toEqual([...publishedTypes].sort());
+    expect(unpublished.sort()).toEqual(
+      sampleEntries
+        .map(([type]) => type)
+        .filter((type) => !publishedTypes.includes(type))
+        .sort(),
+    );
+  });
+
+  it('has one channel per topic, each message on the channel of its stream category', () => {
+    const addresses = Object.values(asyncApi.channels).map((channel) => channel.address);
+    expect(addresses.sort()).toEqual(integrationTopics('issuer').sort());
+    for (const type of publishedTypes) {
+      const topic = toIntegrationMessage(recorded(type, samples[type]), 'issuer')?.topic;
+      const channel = Object.values(asyncApi.channels).find((c) => c.address === topic);
+      expect(channel?.messages[type]?.$ref, type).toBe(`#/components/messages/${type}`);
+    }
+  });
+
+  it.each(publishedTypes)('%s: the documented data schema names the payload fields', (type) => {
+    const mapping = integrationMappings[type];
+    if (!mapping.published) throw new Error('unreachable');
+    const dataRef = asyncApi.components.messages[type]?.payload.allOf[1].properties.data.$ref ?? '';
+    const documented = asyncApi.components.schemas[dataRef.replace('#/components/schemas/', '')];
+    const fromCode = z.toJSONSchema(mapping.payload) as { required?: string[]; properties: object };
+    expect(Object.keys(documented?.properties ?? {}).sort()).toEqual(
+      Object.keys(fromCode.properties).sort(),
+    );
+    expect([...(documented?.required ?? [])].sort()).toEqual([...(fromCode.required ?? [])].sort());
+  });
+});

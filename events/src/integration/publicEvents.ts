@@ -1,0 +1,273 @@
+import { z } from 'zod';
+import type { CompanyEvent, SymbolReservationEvent } from '../companies/events';
+import {
+  type CustomerEmailReservationEvent,
+  type CustomerEvent,
+  investorStatuses,
+  leadStatuses,
+  transitionKinds,
+} from '../customers/events';
+import type { EmailReservationEvent, UserEvent } from '../users/events';
+
+/**
+ * The integration contract: what downstream systems (Kafka consumers) receive for each internal
+ * event. Internal events may change shape; these payloads change only by adding optional fields,
+ * or by a new topic version. Secrets (password hashes and versions, token ids) never appear here.
+ *
+ * Every internal event type must have an entry (the `satisfies` below fails the type check when
+ * one is missing, and integration.test.ts finds event types no union lists yet).
+ */
+export type InternalEvent =
+  | CompanyEvent
+  | SymbolReservationEvent
+  | UserEvent
+  | EmailReservationEvent
+  | CustomerEvent
+  | CustomerEmailReservationEvent;
+
+export type InternalEventType = InternalEvent['type'];
+
+type DataOf<Type extends InternalEventType> = Extract<InternalEvent, { type: Type }>['data'];
+
+export interface PublishedMapping<Type extends InternalEventType, Payload extends z.ZodType> {
+  published: true;
+  /** Version of the public payload's shape (the envelope's `schemaVersion`). */
+  schemaVersion: number;
+  payload: Payload;
+  toPublic(data: DataOf<Type>): z.infer<Payload>;
+}
+
+export interface UnpublishedMapping {
+  published: false;
+  /** Why consumers do not need it (documented in asyncapi.yaml under x-unpublished-events). */
+  reason: string;
+}
+
+type Mapping<Type extends InternalEventType> =
+  // biome-ignore lint/suspicious/noExplicitAny: each entry narrows the payload schema itself
+  PublishedMapping<Type, any> | UnpublishedMapping;
+
+function published<Type extends InternalEventType, Payload extends z.ZodType>(
+  payload: Payload,
+  toPublic: (data: DataOf<Type>) => z.infer<Payload>,
+  schemaVersion = 1,
+): PublishedMapping<Type, Payload> {
+  return { published: true, schemaVersion, payload, toPublic };
+}
+
+const reservationReason =
+  'uniqueness bookkeeping of the write side; CompanyRegistered/UserRegistered carry the facts';
+
+const customerReservationReason =
+  'uniqueness bookkeeping of the write side; CustomerAdded/CustomerUpdated carry the email';
+
+function unpublished(reason: string): UnpublishedMapping {
+  return { published: false, reason };
+}
+
+const companyId = z.string();
+const isoTime = z.string();
+const customerId = z.string();
+const investorStatus = z.enum(investorStatuses);
+const leadStatus = z.enum(leadStatuses);
+
+/** A customer's editable fields as published (the same names as the REST resource). */
+const publicCustomerProfile = {
+  name: z.string(),
+  lastName: z.string(),
+  nickname: z.string(),
+  avatar: z.string(),
+  company: z.string(),
+  jobTitle: z.string(),
+  email: z.string(),
+  phone: z.string(),
+  address: z.string(),
+  birthday: z.string(),
+  notes: z.string(),
+  tags: z.array(z.string()),
+  roundId: z.string(),
+  tokenPrice: z.number().nullable(),
+  tokenBalance: z.number().nullable(),
+  percentageOwned: z.number().nullable(),
+  walletAddress: z.string(),
+};
+const profileFields = Object.keys(publicCustomerProfile) as (keyof typeof publicCustomerProfile)[];
+
+export const publicPayloads = {
+  CompanyRegistered: z.strictObject({
+    companyId,
+    name: z.string(),
+    symbol: z.string(),
+    registeredBy: z.string(),
+    registeredAt: isoTime,
+  }),
+  CompanyProfileUpdated: z.strictObject({
+    companyId,
+    name: z.string(),
+    avatar: z.string().nullable(),
+  }),
+  CompanyVerified: z.strictObject({ companyId, verifiedBy: z.string(), verifiedAt: isoTime }),
+  IssuerStatusGranted: z.strictObject({ companyId, grantedBy: z.string(), grantedAt: isoTime }),
+  IssuerStatusRevoked: z.strictObject({ companyId, revokedBy: z.string(), revokedAt: isoTime }),
+  PaymentTerminalRegistered: z.strictObject({
+    companyId,
+    terminalId: z.string(),
+    name: z.string(),
+    deviceId: z.string(),
+  }),
+  PaymentTerminalRenamed: z.strictObject({ companyId, terminalId: z.string(), name: z.string() }),
+  PaymentTerminalRemoved: z.strictObject({ companyId, terminalId: z.string() }),
+  UserRegistered: z.strictObject({
+    userId: z.string(),
+    companyId,
+    email: z.string(),
+    displayName: z.string(),
+    roles: z.array(z.string()),
+    registeredAt: isoTime,
+  }),
+  UserSettingsUpdated: z.strictObject({
+    userId: z.string(),
+    settings: z.record(z.string(), z.unknown()),
+    shortcuts: z.array(z.string()),
+  }),
+  UserPasswordChanged: z.strictObject({ userId: z.string(), changedAt: isoTime }),
+  UserSignedOut: z.strictObject({ userId: z.string() }),
+  CustomerAdded: z.strictObject({
+    customerId,
+    companyId,
+    ...publicCustomerProfile,
+    leadStatus,
+    investorStatus,
+    starred: z.boolean(),
+    addedAt: isoTime,
+  }),
+  CustomerUpdated: z.strictObject({
+    customerId,
+    companyId,
+    changes: z.strictObject(publicCustomerProfile).partial(),
+  }),
+  CustomerRemoved: z.strictObject({ customerId, companyId, reason: z.string().nullable() }),
+  CustomerStarred: z.strictObject({ customerId, companyId }),
+  CustomerUnstarred: z.strictObject({ customerId, companyId }),
+  InvestorStatusChanged: z.strictObject({
+    customerId,
+    companyId,
+    from: investorStatus,
+    to: investorStatus,
+    kind: z.enum(transitionKinds),
+    reason: z.string().nullable(),
+    evidence: z.string().nullable(),
+    changedBy: z.string(),
+    changedAt: isoTime,
+  }),
+  LeadStatusChanged: z.strictObject({ customerId, companyId, from: leadStatus, to: leadStatus }),
+  PushNotificationSent: z.strictObject({
+    customerId,
+    companyId,
+    notificationId: z.string(),
+    title: z.string(),
+    message: z.string(),
+  }),
+} as const;
+
+/** Copies only the named fields, so a field added to an internal event never leaks by default. */
+function pick<Data extends object, Key extends keyof Data>(
+  data: Data,
+  keys: readonly Key[],
+): Pick<Data, Key> {
+  const picked = {} as Pick<Data, Key>;
+  for (const key of keys) picked[key] = data[key];
+  return picked;
+}
+
+const p = publicPayloads;
+
+export const integrationMappings = {
+  CompanyRegistered: published(p.CompanyRegistered, (d) =>
+    pick(d, ['companyId', 'name', 'symbol', 'registeredBy', 'registeredAt']),
+  ),
+  CompanyProfileUpdated: published(p.CompanyProfileUpdated, (d) =>
+    pick(d, ['companyId', 'name', 'avatar']),
+  ),
+  CompanyVerified: published(p.CompanyVerified, (d) =>
+    pick(d, ['companyId', 'verifiedBy', 'verifiedAt']),
+  ),
+  IssuerStatusGranted: published(p.IssuerStatusGranted, (d) =>
+    pick(d, ['companyId', 'grantedBy', 'grantedAt']),
+  ),
+  IssuerStatusRevoked: published(p.IssuerStatusRevoked, (d) =>
+    pick(d, ['companyId', 'revokedBy', 'revokedAt']),
+  ),
+  PaymentTerminalRegistered: published(p.PaymentTerminalRegistered, (d) =>
+    pick(d, ['companyId', 'terminalId', 'name', 'deviceId']),
+  ),
+  PaymentTerminalRenamed: published(p.PaymentTerminalRenamed, (d) =>
+    pick(d, ['companyId', 'terminalId', 'name']),
+  ),
+  PaymentTerminalRemoved: published(p.PaymentTerminalRemoved, (d) =>
+    pick(d, ['companyId', 'terminalId']),
+  ),
+  SymbolReserved: unpublished(reservationReason),
+  SymbolReleased: unpublished(reservationReason),
+  UserRegistered: published(p.UserRegistered, (d) =>
+    pick(d, ['userId', 'companyId', 'email', 'displayName', 'roles', 'registeredAt']),
+  ),
+  UserSettingsUpdated: published(p.UserSettingsUpdated, (d) =>
+    pick(d, ['userId', 'settings', 'shortcuts']),
+  ),
+  UserPasswordChanged: published(p.UserPasswordChanged, (d) => pick(d, ['userId', 'changedAt'])),
+  UserSignedOut: published(p.UserSignedOut, (d) => pick(d, ['userId'])),
+  EmailReserved: unpublished(reservationReason),
+  EmailReleased: unpublished(reservationReason),
+  CustomerAdded: published(p.CustomerAdded, (d) => ({
+    ...pick(d, ['customerId', 'companyId', 'leadStatus', 'investorStatus', 'starred', 'addedAt']),
+    ...pick(d.profile, profileFields),
+  })),
+  CustomerUpdated: published(p.CustomerUpdated, (d) => ({
+    ...pick(d, ['customerId', 'companyId']),
+    changes: pick(
+      d.changes,
+      profileFields.filter((field) => d.changes[field] !== undefined),
+    ),
+  })),
+  CustomerRemoved: published(p.CustomerRemoved, (d) =>
+    pick(d, ['customerId', 'companyId', 'reason']),
+  ),
+  CustomerStarred: published(p.CustomerStarred, (d) => pick(d, ['customerId', 'companyId'])),
+  CustomerUnstarred: published(p.CustomerUnstarred, (d) => pick(d, ['customerId', 'companyId'])),
+  InvestorStatusChanged: published(p.InvestorStatusChanged, (d) =>
+    pick(d, [
+      'customerId',
+      'companyId',
+      'from',
+      'to',
+      'kind',
+      'reason',
+      'evidence',
+      'changedBy',
+      'changedAt',
+    ]),
+  ),
+  LeadStatusChanged: published(p.LeadStatusChanged, (d) =>
+    pick(d, ['customerId', 'companyId', 'from', 'to']),
+  ),
+  PushNotificationSent: published(p.PushNotificationSent, (d) =>
+    pick(d, ['customerId', 'companyId', 'notificationId', 'title', 'message']),
+  ),
+  CustomerEmailReserved: unpublished(customerReservationReason),
+  CustomerEmailReleased: unpublished(customerReservationReason),
+} satisfies { [Type in InternalEventType]: Mapping<Type> };
+
+export type PublishedEventType = {
+  [Type in keyof typeof integrationMappings]: (typeof integrationMappings)[Type] extends {
+    published: true;
+  }
+    ? Type
+    : never;
+}[keyof typeof integrationMappings];
+
+export function integrationMapping(type: string): Mapping<InternalEventType> | undefined {
+  return Object.hasOwn(integrationMappings, type)
+    ? integrationMappings[type as InternalEventType]
+    : undefined;
+}

@@ -1,0 +1,6 @@
+export { createIdempotentProducer, createKafka } from './client';
+export * from './publisher';
+export * from './republish';
+export type { KafkaSettings } from './settings';
+export * from './tail';
+export { ensureTopics } from './topics';

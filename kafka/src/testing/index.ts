@@ -1,0 +1,3 @@
+export * from './broker';
+export * from './consumer';
+export * from './storeFixture';
