@@ -6,6 +6,10 @@ export const streamCategories = {
   userSettings: 'UserSettings',
   emailReservation: 'UserEmail',
   symbolReservation: 'CompanySymbol',
+  /** One stream per customer; the company id travels in each event's data and metadata. */
+  customer: 'Customer',
+  /** `CustomerEmail-<companyId>:<email>`: an email is unique within its company. */
+  customerEmailReservation: 'CustomerEmail',
 } as const;
 
 export type StreamCategory = (typeof streamCategories)[keyof typeof streamCategories];

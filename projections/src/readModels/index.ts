@@ -1,5 +1,6 @@
 import type { Projection } from '../projection';
 import { companiesProjection } from './companies/companiesProjection';
+import { customersProjection } from './customers/customersProjection';
 import { revokedTokensProjection } from './revokedTokens/revokedTokensProjection';
 import { usersProjection } from './users/usersProjection';
 
@@ -18,13 +19,35 @@ export {
   listCompanies,
 } from './companies/queries';
 export {
+  type CustomerRow,
+  countKeys,
+  customersProjection,
+  evolveCustomerRow,
+} from './customers/customersProjection';
+export {
+  type CustomerFilter,
+  type CustomerList,
+  type CustomerListQuery,
+  type CustomerSort,
+  type CustomerSortField,
+  customerSortFields,
+  getCustomer,
+  listCustomers,
+  streamCustomers,
+} from './customers/queries';
+export {
   getTokenStanding,
   type RevokedToken,
   recordRevokedTokens,
   revokedTokensProjection,
   type TokenStanding,
 } from './revokedTokens/revokedTokensProjection';
-export { anyUserWithRole, getUserWithCompany, type UserWithCompany } from './users/queries';
+export {
+  anyUserWithRole,
+  getUserNames,
+  getUserWithCompany,
+  type UserWithCompany,
+} from './users/queries';
 export { raisePasswordVersion, type UserRow, usersProjection } from './users/usersProjection';
 
 /** The read models of companies, users and authentication, for the composition root. */
@@ -33,3 +56,6 @@ export const accountProjections: readonly Projection[] = [
   usersProjection,
   revokedTokensProjection,
 ];
+
+/** The customers read model (list, counts), for the composition root. */
+export const customerProjections: readonly Projection[] = [customersProjection];

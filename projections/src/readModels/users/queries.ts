@@ -79,3 +79,19 @@ export async function anyUserWithRole(db: Queryable, role: string): Promise<bool
   );
   return rows[0]?.found ?? false;
 }
+
+/** Who acted, for histories: email and display name of these users of one company. */
+export async function getUserNames(
+  db: Queryable,
+  companyId: string,
+  userIds: readonly string[],
+): Promise<Map<string, { email: string; displayName: string }>> {
+  if (userIds.length === 0) return new Map();
+  const { rows } = await db.query<{ user_id: string; email: string; display_name: string }>(
+    `SELECT user_id, email, display_name FROM users WHERE company_id = $1 AND user_id = ANY($2)`,
+    [companyId, userIds],
+  );
+  return new Map(
+    rows.map((row) => [row.user_id, { email: row.email, displayName: row.display_name }]),
+  );
+}

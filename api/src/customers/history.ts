@@ -1,0 +1,124 @@
+import { asCustomerEvent, type EventStore, type RecordedEvent } from '@issuer/events';
+import { getUserNames } from '@issuer/projections';
+import type { Pool } from 'pg';
+import { type Customer, evolveCustomer, initialCustomer } from './customer';
+import { customerStream } from './customerCommands';
+import { type CustomerRecord, recordOfState } from './customerView';
+
+/**
+ * Compliance answers, computed by replaying the customer's stream (never from the read model):
+ * every event with who, when, why and what changed, and the customer as they were at a moment.
+ * Times are the commands' decision times (`occurredAt`).
+ */
+
+export interface FieldChange {
+  field: string;
+  before: unknown;
+  after: unknown;
+}
+
+export interface HistoryEntry {
+  version: number;
+  type: string;
+  at: string;
+  actor: { id: string | null; email: string | null; displayName: string | null };
+  reason: string | null;
+  evidence: string | null;
+  changes: FieldChange[];
+  /** What the event says beyond field changes (a notification's title and message). */
+  details: Record<string, unknown>;
+}
+
+/** The caller's customer's events, or undefined when it is missing or another company's. */
+async function ownStream(
+  store: EventStore,
+  companyId: string,
+  customerId: string,
+): Promise<RecordedEvent[] | undefined> {
+  const events = await store.readStream(customerStream(customerId));
+  const first = events[0] && asCustomerEvent(events[0]);
+  return first?.data.companyId === companyId ? events : undefined;
+}
+
+/** A customer's visible facts as one flat object, for before → after. */
+function facts(state: Customer): Record<string, unknown> {
+  if (state.status === 'none') return {};
+  const { profile, leadStatus, investorStatus, starred, status } = state;
+  return { ...profile, leadStatus, investorStatus, starred, removed: status === 'removed' };
+}
+
+function diff(before: Record<string, unknown>, after: Record<string, unknown>): FieldChange[] {
+  const fields = new Set([...Object.keys(before), ...Object.keys(after)]);
+  return [...fields]
+    .filter((field) => JSON.stringify(before[field]) !== JSON.stringify(after[field]))
+    .map((field) => ({ field, before: before[field] ?? null, after: after[field] ?? null }));
+}
+
+export async function customerHistory(
+  deps: { store: EventStore; pool: Pool },
+  companyId: string,
+  customerId: string,
+): Promise<HistoryEntry[] | undefined> {
+  const events = await ownStream(deps.store, companyId, customerId);
+  if (!events) return undefined;
+  const actorIds = [...new Set(events.flatMap((event) => event.metadata.userId ?? []))];
+  const actors = await getUserNames(deps.pool, companyId, actorIds);
+  let state = initialCustomer();
+  const entries: HistoryEntry[] = [];
+  for (const recorded of events) {
+    const event = asCustomerEvent(recorded);
+    if (!event) continue;
+    const next = evolveCustomer(state, event);
+    const userId = recorded.metadata.userId;
+    const actor = userId ? actors.get(userId) : undefined;
+    const data = event.data as Record<string, unknown>;
+    entries.push({
+      version: Number(recorded.revision),
+      type: event.type,
+      at: recorded.metadata.occurredAt,
+      actor: {
+        id: userId,
+        email: actor?.email ?? null,
+        displayName: actor?.displayName ?? null,
+      },
+      reason: typeof data.reason === 'string' ? data.reason : null,
+      evidence: typeof data.evidence === 'string' ? data.evidence : null,
+      changes: diff(facts(state), facts(next)),
+      details:
+        event.type === 'PushNotificationSent'
+          ? { title: event.data.title, message: event.data.message }
+          : {},
+    });
+    state = next;
+  }
+  return entries;
+}
+
+export type CustomerAsOf = CustomerRecord & { removed: boolean; asOf: string };
+
+/** The customer as they were at `asOf`; undefined when they did not exist yet (or are foreign). */
+export async function customerAsOf(
+  store: EventStore,
+  companyId: string,
+  customerId: string,
+  asOf: Date,
+): Promise<CustomerAsOf | undefined> {
+  const events = await ownStream(store, companyId, customerId);
+  if (!events) return undefined;
+  const until = asOf.getTime();
+  let state = initialCustomer();
+  let stamp = { version: 0, updatedAt: '' };
+  for (const recorded of events) {
+    if (Date.parse(recorded.metadata.occurredAt) > until) break;
+    const event = asCustomerEvent(recorded);
+    if (!event) continue;
+    state = evolveCustomer(state, event);
+    stamp = { version: Number(recorded.revision), updatedAt: recorded.metadata.occurredAt };
+  }
+  if (state.status === 'none') return undefined;
+  return {
+    ...recordOfState(state, stamp),
+    removed: state.status === 'removed',
+    asOf: asOf.toISOString(),
+  };
+}

@@ -1,0 +1,264 @@
+import type { InvestorStatus, LeadStatus } from '@issuer/events';
+import type { Pool, PoolClient } from 'pg';
+import {
+  type CustomerRow,
+  customerColumns,
+  type StoredCustomer,
+  toCustomerRow,
+} from './customersProjection';
+
+type Queryable = Pool | PoolClient;
+
+/** Sortable fields and their columns; name, email and createdAt have indexes. */
+export const customerSortFields = {
+  name: 'name',
+  lastName: 'last_name',
+  email: 'email',
+  createdAt: 'created_at',
+  updatedAt: 'updated_at',
+  id: 'customer_id',
+  company: 'company',
+  jobTitle: 'job_title',
+  phone: 'phone',
+  investorStatus: 'investor_status',
+  leadStatus: 'lead_status',
+  starred: 'starred',
+  tokenPrice: 'token_price',
+  tokenBalance: 'token_balance',
+  percentageOwned: 'percentage_owned',
+} as const;
+export type CustomerSortField = keyof typeof customerSortFields;
+
+export interface CustomerFilter {
+  /** Substring of name, last name, email, company or phone; every word must match. */
+  q?: string;
+  starred?: boolean;
+  investorStatus?: readonly InvestorStatus[];
+  leadStatus?: readonly LeadStatus[];
+  /** Customers carrying every one of these tags. */
+  tags?: readonly string[];
+  /** react-admin's getMany: these ids only. */
+  id?: readonly string[];
+}
+
+export interface CustomerSort {
+  field: CustomerSortField;
+  order: 'ASC' | 'DESC';
+}
+
+export interface CustomerListQuery {
+  companyId: string;
+  sort: CustomerSort;
+  /** Inclusive, zero-based, as react-admin sends it. */
+  range: { start: number; end: number };
+  filter: CustomerFilter;
+}
+
+export interface CustomerList {
+  rows: CustomerRow[];
+  total: number;
+}
+
+export async function getCustomer(
+  db: Queryable,
+  companyId: string,
+  customerId: string,
+): Promise<CustomerRow | undefined> {
+  const { rows } = await db.query<StoredCustomer>(
+    `SELECT ${customerColumns} FROM customers
+      WHERE customer_id = $1 AND company_id = $2 AND NOT removed`,
+    [customerId, companyId],
+  );
+  return rows[0] && toCustomerRow(rows[0]);
+}
+
+/**
+ * A page and the exact total. Without a search the total comes from `customer_counts` (one
+ * row), and a page past the middle is read from the far end in reverse, so the last page of a
+ * large company costs what the first does. With a search, the matches are few enough to count
+ * in the same statement.
+ */
+export async function listCustomers(
+  db: Queryable,
+  query: CustomerListQuery,
+): Promise<CustomerList> {
+  const { start, end } = query.range;
+  const limit = Math.max(0, end - start + 1);
+  const where = customerWhere(query.companyId, query.filter);
+  const counted = countedTotal(query.companyId, query.filter);
+  if (!counted) return countedPage(db, where, query.sort, start, limit);
+  if (start < shallowPages) {
+    // The usual case in one round trip: the page and its total from the counts row.
+    const n = where.params.length;
+    const { rows } = await db.query<StoredCustomer & { total: string }>(
+      `SELECT ${customerColumns}, (${counted.sql(n)}) AS total FROM customers WHERE ${where.sql}
+        ORDER BY ${orderBy(query.sort)} LIMIT $${n + counted.params.length + 1}
+        OFFSET $${n + counted.params.length + 2}`,
+      [...where.params, ...counted.params, limit, start],
+    );
+    const first = rows[0];
+    if (first) return { rows: rows.map(toCustomerRow), total: Number(first.total) };
+  }
+  const total = await storedTotal(db, counted);
+  if (start >= total || limit === 0) return { rows: [], total };
+  if (start <= total / 2) {
+    return { rows: await page(db, where, query.sort, start, limit), total };
+  }
+  const reversedStart = Math.max(0, total - 1 - end);
+  const reversedLimit = total - start - reversedStart;
+  const reversed = await page(db, where, flip(query.sort), reversedStart, reversedLimit);
+  return { rows: reversed.reverse(), total };
+}
+
+/** Pages starting below this offset are read forwards in one statement with their total. */
+const shallowPages = 1_000;
+
+const flip = (sort: CustomerSort): CustomerSort => ({
+  ...sort,
+  order: sort.order === 'ASC' ? 'DESC' : 'ASC',
+});
+
+function orderBy({ field, order }: CustomerSort): string {
+  return `${customerSortFields[field]} ${order}, customer_id ${order}`;
+}
+
+interface Where {
+  sql: string;
+  params: unknown[];
+}
+
+export function customerWhere(companyId: string, filter: CustomerFilter): Where {
+  const params: unknown[] = [companyId];
+  const conditions = ['company_id = $1', 'NOT removed'];
+  const add = (condition: (placeholder: string) => string, value: unknown) => {
+    params.push(value);
+    conditions.push(condition(`$${params.length}`));
+  };
+  for (const word of searchWords(filter.q)) {
+    add((p) => `search LIKE ${p}`, `%${word.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
+  }
+  if (filter.starred !== undefined) add((p) => `starred = ${p}`, filter.starred);
+  if (filter.investorStatus) add((p) => `investor_status = ANY(${p})`, filter.investorStatus);
+  if (filter.leadStatus) add((p) => `lead_status = ANY(${p})`, filter.leadStatus);
+  if (filter.tags?.length) add((p) => `tags @> ${p}::text[]`, filter.tags);
+  if (filter.id) add((p) => `customer_id = ANY(${p})`, filter.id);
+  return { sql: conditions.join(' AND '), params };
+}
+
+const searchWords = (q: string | undefined) => q?.toLowerCase().split(/\s+/).filter(Boolean) ?? [];
+
+interface CountedTotal {
+  /** A scalar subquery for the total, its parameters numbered after the first `offset`. */
+  sql(offset: number): string;
+  params: unknown[];
+}
+
+/**
+ * The total kept in `customer_counts` when the filter is at most one counted dimension (star,
+ * investor status or lead status); undefined when rows must be counted.
+ */
+function countedTotal(companyId: string, filter: CustomerFilter): CountedTotal | undefined {
+  const { q, starred, investorStatus, leadStatus, tags, id } = filter;
+  if (searchWords(q).length > 0 || tags?.length || id) return undefined;
+  const dimensions = [starred !== undefined, investorStatus, leadStatus].filter(Boolean);
+  if (dimensions.length > 1) return undefined;
+  const sum = (dimension: string, values: readonly string[]) => ({
+    sql: (offset: number) =>
+      `SELECT coalesce(sum(total), 0) FROM customer_counts
+        WHERE company_id = $${offset + 1} AND dimension = $${offset + 2} AND value = ANY($${offset + 3})`,
+    params: [companyId, dimension, values],
+  });
+  if (investorStatus) return sum('investorStatus', investorStatus);
+  if (leadStatus) return sum('leadStatus', leadStatus);
+  if (starred === true) return sum('starred', ['true']);
+  if (starred === false) {
+    const all = sum('all', ['']);
+    const starredOnes = sum('starred', ['true']);
+    return {
+      sql: (offset) => `(${all.sql(offset)}) - (${starredOnes.sql(offset + 3)})`,
+      params: [...all.params, ...starredOnes.params],
+    };
+  }
+  return sum('all', ['']);
+}
+
+async function storedTotal(db: Queryable, counted: CountedTotal): Promise<number> {
+  const { rows } = await db.query<{ total: string }>(
+    `SELECT (${counted.sql(0)}) AS total`,
+    counted.params,
+  );
+  return Number(rows[0]?.total ?? 0);
+}
+
+async function page(
+  db: Queryable,
+  where: Where,
+  sort: CustomerSort,
+  offset: number,
+  limit: number,
+): Promise<CustomerRow[]> {
+  const n = where.params.length;
+  const { rows } = await db.query<StoredCustomer>(
+    `SELECT ${customerColumns} FROM customers WHERE ${where.sql}
+      ORDER BY ${orderBy(sort)} LIMIT $${n + 1} OFFSET $${n + 2}`,
+    [...where.params, limit, offset],
+  );
+  return rows.map(toCustomerRow);
+}
+
+async function countedPage(
+  db: Queryable,
+  where: Where,
+  sort: CustomerSort,
+  offset: number,
+  limit: number,
+): Promise<CustomerList> {
+  const n = where.params.length;
+  const { rows } = await db.query<StoredCustomer & { total: string }>(
+    `SELECT ${customerColumns}, count(*) OVER () AS total FROM customers WHERE ${where.sql}
+      ORDER BY ${orderBy(sort)} LIMIT $${n + 1} OFFSET $${n + 2}`,
+    [...where.params, limit, offset],
+  );
+  const first = rows[0];
+  if (first) return { rows: rows.map(toCustomerRow), total: Number(first.total) };
+  const counted = await db.query<{ total: string }>(
+    `SELECT count(*) AS total FROM customers WHERE ${where.sql}`,
+    where.params,
+  );
+  return { rows: [], total: Number(counted.rows[0]?.total ?? 0) };
+}
+
+/**
+ * Every customer matching the filter, in the list's order, a batch at a time through a server
+ * cursor: memory stays flat however many rows there are. Holds one connection while it runs.
+ */
+export async function* streamCustomers(
+  pool: Pool,
+  query: Omit<CustomerListQuery, 'range'>,
+  batchSize = 2_000,
+): AsyncGenerator<CustomerRow[]> {
+  const where = customerWhere(query.companyId, query.filter);
+  const client = await pool.connect();
+  let finished = false;
+  try {
+    await client.query('BEGIN READ ONLY');
+    await client.query(
+      `DECLARE customers_export NO SCROLL CURSOR FOR
+       SELECT ${customerColumns} FROM customers WHERE ${where.sql} ORDER BY ${orderBy(query.sort)}`,
+      where.params,
+    );
+    for (;;) {
+      const { rows } = await client.query<StoredCustomer>(
+        `FETCH ${Math.trunc(batchSize)} FROM customers_export`,
+      );
+      if (rows.length === 0) break;
+      yield rows.map(toCustomerRow);
+    }
+    await client.query('COMMIT');
+    finished = true;
+  } finally {
+    // Also when the reader stopped early (the HTTP client went away): end the transaction.
+    if (!finished) await client.query('ROLLBACK').catch(() => undefined);
+    client.release();
+  }
+}
