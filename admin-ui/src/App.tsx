@@ -1,0 +1,129 @@
+import { CacheProvider } from '@emotion/react';
+import {
+  lazy,
+  type ReactElement,
+  useDeferredValue,
+  useEffect,
+  useMemo,
+  useSyncExternalStore,
+} from 'react';
+import { Admin, CustomRoutes, Resource } from 'react-admin';
+import { BrowserRouter, Navigate, Route } from 'react-router-dom';
+import { dataProvider } from './dataAccess/dataProvider';
+import { queryClient } from './dataAccess/queryClient';
+import AccessRefused from './errors/AccessRefused';
+import { createI18nProvider } from './i18n/i18nProvider';
+import { currentLocale, subscribeToLocale } from './i18n/localeStore';
+import { directionOf } from './i18n/locales';
+import { PortalLayout } from './layout/PortalLayout';
+import { PortalNotification } from './layout/PortalNotification';
+import { Guard } from './navigation/Guard';
+import { Home } from './navigation/Home';
+import { authProvider } from './session/authProvider';
+import { emotionCaches } from './theme/directionCache';
+import { useSettings } from './theme/settingsStore';
+import { portalTheme } from './theme/themes';
+
+const LoginPage = lazy(() => import('./auth/LoginPage'));
+const RegisterPage = lazy(() => import('./auth/RegisterPage'));
+const LogoutPage = lazy(() => import('./auth/LogoutPage'));
+const NotFoundPage = lazy(() => import('./errors/NotFoundPage'));
+const ServerErrorPage = lazy(() => import('./errors/ServerErrorPage'));
+const ProfilePage = lazy(() => import('./profile/ProfilePage'));
+const AccountPage = lazy(() => import('./profile/AccountPage'));
+const CompanyList = lazy(() => import('./companies/CompanyList'));
+const CustomerList = lazy(() => import('./customers/CustomerList'));
+const CustomerPage = lazy(() => import('./customers/CustomerPage'));
+const NotBuiltYet = lazy(() => import('./lists/NotBuiltYet'));
+
+/** Lists whose features come later: an honest empty state at `/<list>/:view` until then. */
+const laterLists = [
+  'transactions',
+  'nftorders',
+  'etransfers',
+  'subscriptions',
+  'pendingpayments',
+] as const;
+/** The seed's list routes: `/<list>` opens `/<list>/all`; `/<list>/:view` is the list's view. */
+const listRedirects = ['customers', ...laterLists];
+
+/** Every screen of the shell with the navigation item that decides who may open it. */
+const guardedScreens: { path: string; item: string; screen: ReactElement }[] = [
+  { path: '/profile', item: 'profile', screen: <ProfilePage /> },
+  { path: '/pages/profile', item: 'my-profile', screen: <AccountPage /> },
+  { path: '/dashboard', item: 'dashboard', screen: <NotBuiltYet empty="app.empty.dashboard" /> },
+  { path: '/documents', item: 'documents', screen: <NotBuiltYet empty="app.empty.documents" /> },
+  { path: '/customers/:view', item: 'customers', screen: <CustomerList /> },
+  { path: '/customers/:view/:id', item: 'customers', screen: <CustomerPage /> },
+  ...laterLists.map((list) => ({
+    path: `/${list}/:view`,
+    item: list,
+    screen: <NotBuiltYet empty={`app.empty.${list}`} />,
+  })),
+  { path: '/fundingrounds', item: 'rounds', screen: <NotBuiltYet empty="app.empty.rounds" /> },
+  {
+    path: '/fundingrounds/round/:productId/:productHandle?',
+    item: 'rounds',
+    screen: <NotBuiltYet empty="app.empty.round" />,
+  },
+];
+
+const i18nProvider = createI18nProvider(currentLocale());
+
+function RedirectTo404() {
+  return <Navigate to="/errors/error-404" replace />;
+}
+
+export function App() {
+  const locale = useSyncExternalStore(subscribeToLocale, currentLocale);
+  const direction = directionOf(locale);
+  // Restyling every component for a new theme is the costliest render there is: deferred, it
+  // runs in the background and the settings panel answers the click at once.
+  const themeName = useDeferredValue(useSettings().theme.main);
+  const theme = useMemo(() => portalTheme(themeName, direction), [themeName, direction]);
+  useEffect(() => document.getElementById('splash')?.remove(), []);
+  return (
+    <CacheProvider value={emotionCaches[direction]}>
+      {/* Real paths (/customers/all), not react-admin's default hash router: the server answers them. */}
+      <BrowserRouter>
+        <Admin
+          title="Issuer Portal"
+          authProvider={authProvider}
+          dataProvider={dataProvider}
+          queryClient={queryClient}
+          i18nProvider={i18nProvider}
+          theme={theme}
+          darkTheme={null}
+          layout={PortalLayout}
+          loginPage={LoginPage}
+          dashboard={Home}
+          catchAll={RedirectTo404}
+          accessDenied={AccessRefused}
+          notification={PortalNotification}
+          disableTelemetry
+        >
+          <Resource name="companies" list={CompanyList} />
+          <CustomRoutes noLayout>
+            <Route path="/register" element={<RegisterPage />} />
+            <Route path="/logout" element={<LogoutPage />} />
+            <Route path="/errors/error-404" element={<NotFoundPage />} />
+            <Route path="/errors/error-500" element={<ServerErrorPage />} />
+          </CustomRoutes>
+          <CustomRoutes>
+            {listRedirects.map((list) => (
+              <Route
+                key={list}
+                path={`/${list}`}
+                element={<Navigate to={`/${list}/all`} replace />}
+              />
+            ))}
+            <Route path="/apps/e-commerce" element={<Navigate to="/fundingrounds" replace />} />
+            {guardedScreens.map(({ path, item, screen }) => (
+              <Route key={path} path={path} element={<Guard item={item}>{screen}</Guard>} />
+            ))}
+          </CustomRoutes>
+        </Admin>
+      </BrowserRouter>
+    </CacheProvider>
+  );
+}

@@ -1,0 +1,430 @@
+import Delete from '@mui/icons-material/Delete';
+import Download from '@mui/icons-material/Download';
+import Edit from '@mui/icons-material/Edit';
+import GroupAdd from '@mui/icons-material/GroupAdd';
+import NotificationsActive from '@mui/icons-material/NotificationsActive';
+import PersonAdd from '@mui/icons-material/PersonAdd';
+import ReceiptLong from '@mui/icons-material/ReceiptLong';
+import Star from '@mui/icons-material/Star';
+import StarBorder from '@mui/icons-material/StarBorder';
+import { Box, Card, CardContent, IconButton, Stack, Tooltip, Typography } from '@mui/material';
+import {
+  lazy,
+  type MouseEvent,
+  type ReactElement,
+  type ReactNode,
+  Suspense,
+  useState,
+} from 'react';
+import {
+  Button,
+  Confirm,
+  DatagridConfigurable,
+  DateField,
+  FilterList,
+  FilterListItem,
+  FilterLiveSearch,
+  FunctionField,
+  List,
+  SearchInput,
+  SelectColumnsButton,
+  TextField,
+  TopToolbar,
+  useListContext,
+  useNotify,
+  useRecordContext,
+  useRefresh,
+  useTranslate,
+} from 'react-admin';
+import { Navigate, useParams } from 'react-router-dom';
+import { useCanChangeCustomers } from './access';
+import {
+  type Customer,
+  downloadExport,
+  removeCustomers,
+  setStarred,
+  toggleStar,
+} from './customerApi';
+import {
+  investorStatuses,
+  investorStatusLabel,
+  leadStatuses,
+  leadStatusLabel,
+  viewFilter,
+} from './statuses';
+
+// Dialogs open on a click: loaded then, so the list's first screen carries none of them.
+const AddCustomerDialog = lazy(() =>
+  import('./AddCustomerDialog').then((module) => ({ default: module.AddCustomerDialog })),
+);
+const BulkAddDialog = lazy(() =>
+  import('./BulkAddDialog').then((module) => ({ default: module.BulkAddDialog })),
+);
+const EditCustomerDialog = lazy(() =>
+  import('./EditCustomerDialog').then((module) => ({ default: module.EditCustomerDialog })),
+);
+const PushNotificationDialog = lazy(() =>
+  import('./PushNotificationDialog').then((module) => ({ default: module.PushNotificationDialog })),
+);
+const TransactionsDialog = lazy(() =>
+  import('./TransactionsDialog').then((module) => ({ default: module.TransactionsDialog })),
+);
+
+const field = (name: string) => `app.customers.fields.${name}`;
+const fullName = (customer: Customer) =>
+  [customer.name, customer.lastName].filter(Boolean).join(' ') || customer.email;
+
+/** Runs a command, shows its outcome, and reloads what is on screen. */
+function useCustomerCommand() {
+  const notify = useNotify();
+  const refresh = useRefresh();
+  return async (command: () => Promise<unknown>, done?: [string, Record<string, unknown>?]) => {
+    try {
+      await command();
+      if (done) notify(done[0], { type: 'success', messageArgs: done[1] });
+    } catch (error) {
+      notify((error as Error).message, { type: 'error' });
+    } finally {
+      refresh();
+    }
+  };
+}
+
+function FilterSidebar() {
+  return (
+    <Card sx={{ order: -1, mr: 2, mt: 8, width: 200, flexShrink: 0 }}>
+      <CardContent>
+        <FilterList label="app.customers.views.starred" icon={<Star />}>
+          <FilterListItem label="app.customers.views.starred" value={{ starred: true }} />
+        </FilterList>
+        <FilterList label="app.customers.views.by_investor_status" icon={null}>
+          {investorStatuses.map((status) => (
+            <FilterListItem
+              key={status}
+              label={investorStatusLabel(status)}
+              value={{ investorStatus: status }}
+            />
+          ))}
+        </FilterList>
+        <FilterList label="app.customers.views.by_lead_status" icon={null}>
+          {leadStatuses.map((status) => (
+            <FilterListItem
+              key={status}
+              label={leadStatusLabel(status)}
+              value={{ leadStatus: status }}
+            />
+          ))}
+        </FilterList>
+        <FilterList label="app.customers.views.tags" icon={null}>
+          <FilterLiveSearch source="tags" label="app.customers.fields.tags" />
+        </FilterList>
+      </CardContent>
+    </Card>
+  );
+}
+
+/** The filter the list shows, the view's fixed one included: what an export should contain. */
+function useShownFilter() {
+  const { filterValues, filter, sort } = useListContext();
+  return {
+    filter: { ...filterValues, ...filter },
+    sort: [sort.field, sort.order] as [string, string],
+  };
+}
+
+function ExportButton({ ids }: { ids?: string[] }) {
+  const shown = useShownFilter();
+  const notify = useNotify();
+  const exportShown = async () => {
+    try {
+      await downloadExport(ids ? { id: ids } : shown.filter, shown.sort);
+    } catch (error) {
+      notify('app.customers.notices.export_failed', {
+        type: 'error',
+        messageArgs: { message: (error as Error).message },
+      });
+    }
+  };
+  return (
+    <Button label="app.customers.actions.export" onClick={() => void exportShown()}>
+      <Download />
+    </Button>
+  );
+}
+
+function DialogButton({
+  label,
+  icon,
+  dialog,
+}: {
+  label: string;
+  icon: ReactElement;
+  dialog: (open: boolean, close: () => void) => ReactNode;
+}) {
+  const [open, setOpen] = useState(false);
+  return (
+    <>
+      <Button label={label} onClick={() => setOpen(true)}>
+        {icon}
+      </Button>
+      {open && <Suspense fallback={null}>{dialog(open, () => setOpen(false))}</Suspense>}
+    </>
+  );
+}
+
+function ListActions() {
+  const canChange = useCanChangeCustomers();
+  return (
+    <TopToolbar>
+      {canChange && (
+        <>
+          <DialogButton
+            label="app.customers.actions.add"
+            icon={<PersonAdd />}
+            dialog={(open, close) => <AddCustomerDialog open={open} onClose={close} />}
+          />
+          <DialogButton
+            label="app.customers.actions.bulk_add"
+            icon={<GroupAdd />}
+            dialog={(open, close) => <BulkAddDialog open={open} onClose={close} />}
+          />
+        </>
+      )}
+      <SelectColumnsButton />
+      <ExportButton />
+    </TopToolbar>
+  );
+}
+
+function BulkActions() {
+  const { selectedIds, onUnselectItems } = useListContext();
+  const run = useCustomerCommand();
+  const [confirmRemove, setConfirmRemove] = useState(false);
+  const ids = selectedIds.map(String);
+  const count = { smart_count: ids.length };
+  const canChange = useCanChangeCustomers();
+  const remove = () => {
+    setConfirmRemove(false);
+    void run(async () => {
+      await removeCustomers(ids);
+      onUnselectItems();
+    }, ['app.customers.notices.removed', count]);
+  };
+  return (
+    <>
+      {canChange && (
+        <>
+          <Button
+            label="app.customers.actions.star"
+            onClick={() =>
+              void run(() => setStarred(ids, true), ['app.customers.notices.starred', count])
+            }
+          >
+            <Star />
+          </Button>
+          <Button
+            label="app.customers.actions.unstar"
+            onClick={() =>
+              void run(() => setStarred(ids, false), ['app.customers.notices.unstarred', count])
+            }
+          >
+            <StarBorder />
+          </Button>
+          <Button
+            label="app.customers.actions.remove"
+            color="error"
+            onClick={() => setConfirmRemove(true)}
+          >
+            <Delete />
+          </Button>
+          <Confirm
+            isOpen={confirmRemove}
+            title="app.customers.actions.remove"
+            content="ra.message.bulk_delete_content"
+            translateOptions={count}
+            onConfirm={remove}
+            onClose={() => setConfirmRemove(false)}
+          />
+        </>
+      )}
+      <ExportButton ids={ids} />
+    </>
+  );
+}
+
+const stopRowClick = (event: MouseEvent) => event.stopPropagation();
+
+function StarToggle() {
+  const customer = useRecordContext<Customer>();
+  const translate = useTranslate();
+  const canChange = useCanChangeCustomers();
+  const run = useCustomerCommand();
+  if (!customer) return null;
+  const icon = customer.starred ? <Star color="warning" /> : <StarBorder />;
+  if (!canChange) return icon;
+  return (
+    <IconButton
+      size="small"
+      aria-pressed={customer.starred}
+      aria-label={translate('app.customers.actions.toggle_star', { name: fullName(customer) })}
+      onClick={(event) => {
+        stopRowClick(event);
+        void run(() => toggleStar(customer.id));
+      }}
+    >
+      {icon}
+    </IconButton>
+  );
+}
+
+function RowDialogButton({
+  label,
+  icon,
+  dialog,
+}: {
+  label: string;
+  icon: ReactNode;
+  dialog: (customer: Customer, close: () => void) => ReactNode;
+}) {
+  const customer = useRecordContext<Customer>();
+  const translate = useTranslate();
+  const [open, setOpen] = useState(false);
+  if (!customer) return null;
+  return (
+    // Clicks inside (the dialog is portalled, but React bubbles through it) must not open the row.
+    // biome-ignore lint/a11y/noStaticElementInteractions: it only stops clicks reaching the row
+    <span onClick={stopRowClick} onKeyDown={(event) => event.stopPropagation()}>
+      <Tooltip title={translate(label)}>
+        <IconButton
+          size="small"
+          aria-label={`${translate(label)} ${customer.email}`}
+          onClick={() => setOpen(true)}
+        >
+          {icon}
+        </IconButton>
+      </Tooltip>
+      {open && <Suspense fallback={null}>{dialog(customer, () => setOpen(false))}</Suspense>}
+    </span>
+  );
+}
+
+function RowActions() {
+  const canChange = useCanChangeCustomers();
+  return (
+    <Stack direction="row">
+      {canChange && (
+        <>
+          <RowDialogButton
+            label="app.customers.actions.edit"
+            icon={<Edit fontSize="small" />}
+            dialog={(customer, close) => (
+              <EditCustomerDialog customer={customer} open onClose={close} />
+            )}
+          />
+          <RowDialogButton
+            label="app.customers.actions.push"
+            icon={<NotificationsActive fontSize="small" />}
+            dialog={(customer, close) => (
+              <PushNotificationDialog customer={customer} open onClose={close} />
+            )}
+          />
+        </>
+      )}
+      <RowDialogButton
+        label="app.customers.actions.transactions"
+        icon={<ReceiptLong fontSize="small" />}
+        dialog={(customer, close) => (
+          <TransactionsDialog customer={customer} open onClose={close} />
+        )}
+      />
+    </Stack>
+  );
+}
+
+/**
+ * `/customers/:view`: all customers, the starred ones, or those of one investor or lead status,
+ * with search, sort, pages, the filter sidebar, a column chooser and bulk commands.
+ */
+export default function CustomerList() {
+  const { view } = useParams();
+  const translate = useTranslate();
+  const fixed = viewFilter(view);
+  if (!fixed) return <Navigate to="/errors/error-404" replace />;
+  return (
+    <List
+      key={view}
+      resource="customers"
+      storeKey={`customers.${view}`}
+      filter={fixed}
+      title={translate('app.customers.title')}
+      filters={[
+        <SearchInput key="q" source="q" alwaysOn placeholder={translate('ra.action.search')} />,
+      ]}
+      sort={{ field: 'name', order: 'ASC' }}
+      perPage={25}
+      aside={<FilterSidebar />}
+      actions={<ListActions />}
+      exporter={false}
+      empty={false}
+    >
+      <DatagridConfigurable
+        empty={<NoCustomers />}
+        rowClick={(id) => `/customers/${view}/${id}`}
+        bulkActionButtons={<BulkActions />}
+        omit={['company', 'jobTitle', 'tags', 'createdAt']}
+      >
+        <FunctionField source="starred" label={field('starred')} render={() => <StarToggle />} />
+        <FunctionField
+          source="name"
+          label={field('fullName')}
+          render={(customer: Customer) => fullName(customer)}
+        />
+        <TextField source="email" label={field('email')} />
+        <FunctionField
+          source="phone"
+          label={field('phone')}
+          render={(customer: Customer) => (
+            <bdi style={{ whiteSpace: 'nowrap' }}>{customer.phone}</bdi>
+          )}
+        />
+        <TextField source="company" label={field('company')} />
+        <TextField source="jobTitle" label={field('jobTitle')} />
+        <FunctionField
+          source="investorStatus"
+          label={field('investorStatus')}
+          render={(customer: Customer) => translate(investorStatusLabel(customer.investorStatus))}
+        />
+        <FunctionField
+          source="leadStatus"
+          label={field('leadStatus')}
+          render={(customer: Customer) => translate(leadStatusLabel(customer.leadStatus))}
+        />
+        <FunctionField
+          source="tags"
+          label={field('tags')}
+          sortable={false}
+          render={(customer: Customer) => customer.tags.join(', ')}
+        />
+        <DateField source="createdAt" label={field('createdAt')} />
+        <FunctionField label="" render={() => <RowActions />} />
+      </DatagridConfigurable>
+    </List>
+  );
+}
+
+/**
+ * A company without customers yet is told so (Add customer and Bulk add are in the toolbar
+ * above); a search or filter that matches nothing says that instead.
+ */
+function NoCustomers() {
+  const translate = useTranslate();
+  const { filterValues, filter } = useListContext();
+  const filtered = Object.keys({ ...filter, ...filterValues }).length > 0;
+  return (
+    <Box component="section" sx={{ py: 6, textAlign: 'center' }}>
+      <Typography variant="h6" component="p">
+        {translate(filtered ? 'ra.navigation.no_results' : 'app.empty.customers')}
+      </Typography>
+    </Box>
+  );
+}

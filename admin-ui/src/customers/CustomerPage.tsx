@@ -1,0 +1,260 @@
+import ArrowBack from '@mui/icons-material/ArrowBack';
+import Edit from '@mui/icons-material/Edit';
+import NotificationsActive from '@mui/icons-material/NotificationsActive';
+import ReceiptLong from '@mui/icons-material/ReceiptLong';
+import Star from '@mui/icons-material/Star';
+import StarBorder from '@mui/icons-material/StarBorder';
+import { Alert, Box, Button, Card, CardContent, Stack, TextField, Typography } from '@mui/material';
+import { useQuery } from '@tanstack/react-query';
+import { type ReactNode, useState } from 'react';
+import {
+  HttpError,
+  Loading,
+  Title,
+  useLocaleState,
+  useNotify,
+  useRefresh,
+  useTranslate,
+} from 'react-admin';
+import { Link, useParams } from 'react-router-dom';
+import { DetailList } from '../profile/DetailList';
+import { useCanChangeCustomers } from './access';
+import { CustomerTimeline, displayValue } from './CustomerTimeline';
+import {
+  type Customer,
+  type CustomerAsOf,
+  fetchCustomer,
+  fetchCustomerAsOf,
+  fetchHistory,
+  toggleStar,
+} from './customerApi';
+import { EditCustomerDialog } from './EditCustomerDialog';
+import { InvestorStatusPanel } from './InvestorStatusPanel';
+import { PushNotificationDialog } from './PushNotificationDialog';
+import { TransactionsDialog } from './TransactionsDialog';
+
+const detailFields = [
+  'name',
+  'lastName',
+  'nickname',
+  'email',
+  'phone',
+  'company',
+  'jobTitle',
+  'address',
+  'birthday',
+  'tags',
+  'walletAddress',
+  'roundId',
+  'tokenPrice',
+  'tokenBalance',
+  'percentageOwned',
+  'investorStatus',
+  'leadStatus',
+  'starred',
+  'notes',
+] as const;
+
+function CustomerDetails({ customer }: { customer: Customer | CustomerAsOf }) {
+  const translate = useTranslate();
+  const [locale] = useLocaleState();
+  const rows: [string, ReactNode][] = detailFields.map((name) => [
+    `app.customers.fields.${name}`,
+    <bdi key={name}>{displayValue(name, customer[name], translate)}</bdi>,
+  ]);
+  rows.push(
+    ['app.customers.fields.createdAt', new Date(customer.createdAt).toLocaleString(locale)],
+    ['app.customers.fields.updatedAt', new Date(customer.updatedAt).toLocaleString(locale)],
+  );
+  return <DetailList rows={rows} />;
+}
+
+/** `YYYY-MM-DDTHH:mm:ss` in local time, as a datetime-local input shows it. */
+const localInputValue = (date: Date) =>
+  new Date(date.getTime() - date.getTimezoneOffset() * 60_000).toISOString().slice(0, 19);
+
+/** The as-of picker: a moment in the past, answered by the server replaying the stream. */
+function AsOfPicker({ onShow }: { onShow: (moment: Date | undefined) => void }) {
+  const translate = useTranslate();
+  const [value, setValue] = useState(() => localInputValue(new Date()));
+  return (
+    <Stack direction="row" sx={{ gap: 1, alignItems: 'center', flexWrap: 'wrap' }}>
+      <TextField
+        type="datetime-local"
+        size="small"
+        label={translate('app.customers.page.as_of')}
+        helperText={translate('app.customers.page.as_of_help')}
+        value={value}
+        onChange={(event) => setValue(event.target.value)}
+        slotProps={{ inputLabel: { shrink: true }, htmlInput: { step: 1 } }}
+      />
+      <Button
+        variant="outlined"
+        disabled={!value}
+        onClick={() => onShow(value ? new Date(value) : undefined)}
+      >
+        {translate('app.customers.page.as_of_show')}
+      </Button>
+      <Button onClick={() => onShow(undefined)}>{translate('app.customers.page.as_of_now')}</Button>
+    </Stack>
+  );
+}
+
+function AsOfDetails({ id, moment }: { id: string; moment: Date }) {
+  const translate = useTranslate();
+  const [locale] = useLocaleState();
+  const then = useQuery({
+    queryKey: ['customers', 'asOf', id, moment.toISOString()],
+    queryFn: () => fetchCustomerAsOf(id, moment),
+    retry: false,
+  });
+  const time = moment.toLocaleString(locale);
+  if (then.isPending) return <Loading />;
+  if (then.error) {
+    const missing = then.error instanceof HttpError && then.error.status === 404;
+    return (
+      <Alert severity={missing ? 'info' : 'error'} role="status">
+        {missing ? translate('app.customers.page.as_of_missing') : then.error.message}
+      </Alert>
+    );
+  }
+  return (
+    <Box sx={{ display: 'flex', flexDirection: 'column', gap: 2 }}>
+      <Alert severity="info" role="status">
+        {translate('app.customers.page.as_of_showing', { time })}
+        {then.data.removed && ` — ${translate('app.customers.page.as_of_removed')}`}
+      </Alert>
+      <CustomerDetails customer={then.data} />
+    </Box>
+  );
+}
+
+function PageActions({ customer }: { customer: Customer }) {
+  const translate = useTranslate();
+  const notify = useNotify();
+  const refresh = useRefresh();
+  const [dialog, setDialog] = useState<'edit' | 'push' | 'transactions'>();
+  const canChange = useCanChangeCustomers();
+  const close = () => setDialog(undefined);
+  const star = async () => {
+    try {
+      await toggleStar(customer.id);
+    } catch (error) {
+      notify((error as Error).message, { type: 'error' });
+    } finally {
+      refresh();
+    }
+  };
+  return (
+    <Stack direction="row" sx={{ gap: 1, flexWrap: 'wrap' }}>
+      {canChange && (
+        <>
+          <Button
+            startIcon={customer.starred ? <Star /> : <StarBorder />}
+            aria-pressed={customer.starred}
+            onClick={() => void star()}
+          >
+            {translate(
+              customer.starred ? 'app.customers.actions.unstar' : 'app.customers.actions.star',
+            )}
+          </Button>
+          <Button startIcon={<Edit />} onClick={() => setDialog('edit')}>
+            {translate('app.customers.actions.edit')}
+          </Button>
+          <Button startIcon={<NotificationsActive />} onClick={() => setDialog('push')}>
+            {translate('app.customers.actions.push')}
+          </Button>
+        </>
+      )}
+      <Button startIcon={<ReceiptLong />} onClick={() => setDialog('transactions')}>
+        {translate('app.customers.actions.transactions')}
+      </Button>
+      {dialog === 'edit' && <EditCustomerDialog customer={customer} open onClose={close} />}
+      {dialog === 'push' && <PushNotificationDialog customer={customer} open onClose={close} />}
+      {dialog === 'transactions' && <TransactionsDialog customer={customer} open onClose={close} />}
+    </Stack>
+  );
+}
+
+/**
+ * `/customers/:view/:id`: the customer's details, investor status with the workflow's next steps,
+ * the history of every change, and the customer as they were at a chosen moment.
+ */
+export default function CustomerPage() {
+  const { view = 'all', id = '' } = useParams();
+  const translate = useTranslate();
+  const canChange = useCanChangeCustomers();
+  const [asOf, setAsOf] = useState<Date>();
+  const customer = useQuery({
+    queryKey: ['customers', 'getOne', id, 'detailed'],
+    queryFn: () => fetchCustomer(id),
+    retry: false,
+  });
+  const history = useQuery({
+    queryKey: ['customers', 'history', id],
+    queryFn: () => fetchHistory(id),
+    retry: false,
+  });
+  const back = (
+    <Button
+      component={Link}
+      to={`/customers/${view}`}
+      startIcon={
+        <ArrowBack
+          sx={{ transform: (theme) => (theme.direction === 'rtl' ? 'scaleX(-1)' : 'none') }}
+        />
+      }
+    >
+      {translate('app.customers.actions.back')}
+    </Button>
+  );
+  if (customer.isPending) return <Loading />;
+  if (customer.error) {
+    return (
+      <Box sx={{ py: 4 }}>
+        <Alert severity="warning">{translate('app.customers.page.not_found')}</Alert>
+        {back}
+      </Box>
+    );
+  }
+  const current = customer.data;
+  const name = [current.name, current.lastName].filter(Boolean).join(' ') || current.email;
+  return (
+    <Box sx={{ py: 2, display: 'flex', flexDirection: 'column', gap: 2 }}>
+      <Title title={name} />
+      <Box>{back}</Box>
+      <Stack direction="row" sx={{ alignItems: 'center', gap: 2, flexWrap: 'wrap' }}>
+        <Box sx={{ flexGrow: 1 }}>
+          <Typography variant="h5" component="h1">
+            {name}
+          </Typography>
+          <Typography color="text.secondary">
+            <bdi>{current.email}</bdi>
+          </Typography>
+        </Box>
+        <PageActions customer={current} />
+      </Stack>
+      {!canChange && <Alert severity="info">{translate('app.customers.notices.read_only')}</Alert>}
+      <Box
+        sx={{
+          display: 'grid',
+          gap: 2,
+          gridTemplateColumns: { xs: '1fr', md: '3fr 2fr' },
+          alignItems: 'start',
+        }}
+      >
+        <Card component="section" aria-labelledby="details-title">
+          <CardContent sx={{ display: 'flex', flexDirection: 'column', gap: 2 }}>
+            <Typography id="details-title" variant="h6" component="h2">
+              {translate('app.customers.page.details')}
+            </Typography>
+            <AsOfPicker onShow={setAsOf} />
+            {asOf ? <AsOfDetails id={id} moment={asOf} /> : <CustomerDetails customer={current} />}
+          </CardContent>
+        </Card>
+        <InvestorStatusPanel customer={current} canChange={canChange && !asOf} />
+      </Box>
+      {history.data && <CustomerTimeline entries={history.data.entries} />}
+    </Box>
+  );
+}

@@ -1,0 +1,31 @@
+import polyglotI18nProvider from 'ra-i18n-polyglot';
+import type { I18nProvider, TranslationMessages } from 'react-admin';
+import { locales, type PortalLocale } from './locales';
+import englishMessages from './messages.en';
+
+/** Turkish and Arabic are loaded on first use, so English readers never download them. */
+const loaders: Record<PortalLocale, () => Promise<TranslationMessages>> = {
+  en: async () => englishMessages,
+  tr: () => import('./messages.tr').then((module) => module.default),
+  ar: () => import('./messages.ar').then((module) => module.default),
+};
+
+const loaded = new Map<string, TranslationMessages>([['en', englishMessages]]);
+
+export async function loadMessages(locale: PortalLocale): Promise<TranslationMessages> {
+  const messages = loaded.get(locale) ?? (await loaders[locale]());
+  loaded.set(locale, messages);
+  return messages;
+}
+
+const languageNames: Record<PortalLocale, string> = { en: 'English', tr: 'Türkçe', ar: 'العربية' };
+
+/** `initialLocale`'s messages must have been loaded (`loadMessages`) before. */
+export function createI18nProvider(initialLocale: PortalLocale): I18nProvider {
+  return polyglotI18nProvider(
+    (locale) => loaded.get(locale) ?? loadMessages(locale as PortalLocale),
+    initialLocale,
+    locales.map((locale) => ({ locale, name: languageNames[locale] })),
+    { allowMissing: false },
+  );
+}

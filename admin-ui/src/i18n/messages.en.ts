@@ -1,0 +1,4 @@
+import englishMessages from 'ra-language-english';
+import { appEnglish } from './appMessages.en';
+
+export default { ...englishMessages, app: appEnglish };

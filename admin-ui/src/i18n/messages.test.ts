@@ -1,0 +1,70 @@
+import { describe, expect, it } from 'vitest';
+import arabic from './messages.ar';
+import english from './messages.en';
+import turkish from './messages.tr';
+
+/** Every key path of a nested message object, e.g. `app.auth.login_title`. */
+function keyPaths(messages: object, prefix = ''): string[] {
+  return Object.entries(messages).flatMap(([key, value]) =>
+    typeof value === 'object' && value !== null
+      ? keyPaths(value, `${prefix}${key}.`)
+      : [`${prefix}${key}`],
+  );
+}
+
+function valueAt(messages: object, path: string): unknown {
+  return path
+    .split('.')
+    .reduce<unknown>((node, key) => (node as Record<string, unknown>)?.[key], messages);
+}
+
+const englishKeys = keyPaths(english).sort();
+
+describe.each([
+  ['Turkish', turkish],
+  ['Arabic', arabic],
+])('the %s messages', (_language, messages) => {
+  it('translate every English key, react-admin’s own included, and no other', () => {
+    expect(keyPaths(messages).sort()).toEqual(englishKeys);
+  });
+
+  it('keep every placeholder of the English text', () => {
+    for (const path of englishKeys) {
+      const placeholders = (text: unknown) =>
+        String(text)
+          .match(/%\{\w+\}/g)
+          ?.sort() ?? [];
+      expect(placeholders(valueAt(messages, path)), path).toEqual(
+        placeholders(valueAt(english, path)),
+      );
+    }
+  });
+
+  it('differ from English in the visible texts of the portal', () => {
+    const same = keyPaths(messages.app as object).filter(
+      (path) => valueAt(messages.app as object, path) === valueAt(english.app, path),
+    );
+    // Language names, status codes, the brand and words Turkish shares with English.
+    const alike = /^(name|nav\.platform|language\..+|errors\.\w+_title|header\.terminal)$/;
+    expect(same.filter((path) => !alike.test(path))).toEqual([]);
+  });
+});
+
+describe('the English messages', () => {
+  it('carry the seed’s texts word for word', () => {
+    expect(english.app.validation).toMatchObject({
+      min_length: 'Min character length is 4',
+      email: 'Please enter a valid email',
+      passwords_mismatch: 'Passwords do not match',
+    });
+    expect(english.app.session).toMatchObject({
+      logging_in: 'Logging in with JWT',
+      logged_in: 'Logged in with JWT',
+      expired: 'access_token expired',
+      invalid_token: 'Invalid access_token',
+      failed: 'Failed to login with token.',
+      logging_out: 'Logging out..',
+    });
+    expect(english.app.search.no_results).toBe('No results..');
+  });
+});

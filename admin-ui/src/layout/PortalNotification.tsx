@@ -1,0 +1,26 @@
+import { useEffect } from 'react';
+import { Notification, useNotify } from 'react-admin';
+import { LocaleSync } from '../i18n/LocaleSync';
+import { deliverNoticesTo } from '../session/notices';
+
+/**
+ * Toasts at the top centre for 6000 ms (seed section 9), including the session's notices.
+ * Rendered by react-admin on every page, so it also hosts the locale bridge.
+ */
+export function PortalNotification() {
+  const notify = useNotify();
+  useEffect(
+    () =>
+      deliverNoticesTo(({ message, type }) => notify(message, { type, autoHideDuration: 6000 })),
+    [notify],
+  );
+  return (
+    <>
+      <LocaleSync />
+      <Notification
+        anchorOrigin={{ vertical: 'top', horizontal: 'center' }}
+        autoHideDuration={6000}
+      />
+    </>
+  );
+}

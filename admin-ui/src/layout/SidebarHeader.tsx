@@ -1,0 +1,90 @@
+import { Box, MenuItem, TextField, Typography } from '@mui/material';
+import { useLocaleState, useTranslate } from 'react-admin';
+import { authRoles, satisfiesAuth } from '../navigation/roles';
+import { activeTerminalId, chooseActiveTerminal, useSessionUser } from '../session/sessionStore';
+import { type SessionUser, terminalDeviceIds } from '../session/sessionUser';
+import { formatCad } from './formatCad';
+import { Logo } from './Logo';
+
+/** Company name, email, CAD balance and the active payment terminal (seed section 1). */
+export function SidebarHeader({ compact }: { compact: boolean }) {
+  const [locale] = useLocaleState();
+  const user = useSessionUser();
+  if (!user) return null;
+  if (compact) {
+    return (
+      <Box sx={{ display: 'flex', justifyContent: 'center', py: 2 }}>
+        <Logo size={36} />
+      </Box>
+    );
+  }
+  return (
+    <Box
+      component="section"
+      aria-label={user.data.companyName}
+      sx={{ p: 2, display: 'flex', flexDirection: 'column', gap: 0.5 }}
+    >
+      <Box sx={{ display: 'flex', alignItems: 'center', gap: 1.5, mb: 1 }}>
+        <Logo size={36} />
+        <Typography
+          variant="subtitle1"
+          component="p"
+          data-testid="company-name"
+          sx={{ fontWeight: 700, lineHeight: 1.2 }}
+        >
+          {user.data.companyName}
+        </Typography>
+      </Box>
+      <Typography
+        variant="body2"
+        data-testid="user-email"
+        sx={{ opacity: 0.8, wordBreak: 'break-all' }}
+      >
+        {user.data.email}
+      </Typography>
+      {satisfiesAuth(authRoles.user, user.role) && <CompanyAccount user={user} locale={locale} />}
+    </Box>
+  );
+}
+
+/** A company's balance and terminals (the platform operator has neither). */
+function CompanyAccount({ user, locale }: { user: SessionUser; locale: string }) {
+  const translate = useTranslate();
+  const terminals = terminalDeviceIds(user);
+  return (
+    <>
+      <Typography variant="body2" data-testid="balance">
+        <Box component="span" sx={{ opacity: 0.8 }}>
+          {translate('app.header.balance')}:{' '}
+        </Box>
+        <Box component="span" sx={{ fontWeight: 600 }} dir="ltr">
+          {formatCad(user.data.fiatBalanceCad, locale)}
+        </Box>
+      </Typography>
+      {terminals.length > 0 ? (
+        <TextField
+          select
+          size="small"
+          label={translate('app.header.active_terminal')}
+          value={activeTerminalId(user)}
+          onChange={(event) => chooseActiveTerminal(event.target.value)}
+          sx={{
+            mt: 1.5,
+            '& .MuiInputBase-root, & .MuiInputLabel-root, & .MuiSelect-icon': { color: 'inherit' },
+            '& fieldset': { borderColor: 'currentColor', opacity: 0.5 },
+          }}
+        >
+          {terminals.map((deviceId, index) => (
+            <MenuItem key={deviceId} value={deviceId}>
+              {translate('app.header.terminal', { slot: index + 1 })}: {deviceId}
+            </MenuItem>
+          ))}
+        </TextField>
+      ) : (
+        <Typography variant="caption" sx={{ opacity: 0.7, mt: 1 }}>
+          {translate('app.header.no_terminals')}
+        </Typography>
+      )}
+    </>
+  );
+}

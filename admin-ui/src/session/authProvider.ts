@@ -1,0 +1,105 @@
+import { type AuthProvider, HttpError } from 'react-admin';
+import { canOpen, navigation } from '../navigation/navigation';
+import { callApi } from './http';
+import { sessionMessages } from './messages';
+import { notice } from './notices';
+import { endSession, sessionUser, startSession } from './sessionStore';
+import type { SessionAnswer, SessionUser } from './sessionUser';
+import { readStored, storageKeys } from './storage';
+import { isExpired } from './token';
+
+export interface Credentials {
+  email: string;
+  password: string;
+}
+
+export interface RegistrationForm {
+  companyName: string;
+  companySymbol: string;
+  email: string;
+  password: string;
+}
+
+function begin(answer: SessionAnswer): SessionUser {
+  if (!answer.user || !answer.access_token) throw new Error(sessionMessages.failed);
+  startSession(answer.user, answer.access_token);
+  return answer.user;
+}
+
+export async function register(form: RegistrationForm): Promise<SessionUser> {
+  return begin(await callApi<SessionAnswer>('/auth/register', { method: 'POST', body: form }));
+}
+
+/**
+ * Signs in with the stored token (`GET /api/auth/access-token`), which answers the user and a
+ * fresh token. An expired token, a 401 or an answer without a user end the session. Resolves
+ * the user, or null for a guest.
+ */
+export async function resumeSession(): Promise<SessionUser | null> {
+  const token = readStored(storageKeys.token);
+  if (!token) return null;
+  if (isExpired(token)) {
+    endSession();
+    notice(sessionMessages.expired, 'warning');
+    return null;
+  }
+  try {
+    const user = begin(await callApi<SessionAnswer>('/auth/access-token', { token }));
+    notice(sessionMessages.loggedIn, 'success');
+    return user;
+  } catch (error) {
+    endSession();
+    const unauthorized = error instanceof HttpError && error.status === 401;
+    notice(unauthorized ? sessionMessages.invalidToken : sessionMessages.failed, 'error');
+    return null;
+  }
+}
+
+/** Revokes the token on the server (best effort) after forgetting the session here. */
+async function signOut(): Promise<void> {
+  const token = readStored(storageKeys.token);
+  endSession();
+  if (!token) return;
+  await callApi('/auth/logout', { method: 'POST', token }).catch(() => undefined);
+}
+
+const guest = { redirectTo: '/login', message: false } as const;
+
+export const authProvider: AuthProvider = {
+  async login({ email, password }: Credentials) {
+    begin(await callApi<SessionAnswer>('/auth', { method: 'POST', body: { email, password } }));
+  },
+  logout: signOut,
+  async checkAuth() {
+    const token = readStored(storageKeys.token);
+    if (!token) throw guest;
+    if (isExpired(token)) {
+      endSession();
+      throw { redirectTo: '/login', message: sessionMessages.expired };
+    }
+    if (!sessionUser() && !(await resumeSession())) throw guest;
+  },
+  /**
+   * A 401 ends the session at once (no more calls with a dead token) and says why; react-admin
+   * only shows its own message while the session is still alive, so the notice is ours.
+   */
+  async checkError(error: { status?: number }) {
+    if (error?.status !== 401) return;
+    endSession();
+    notice(sessionMessages.invalidToken, 'error');
+    throw { redirectTo: '/login', message: false };
+  },
+  async getIdentity() {
+    const user = sessionUser();
+    if (!user) throw guest;
+    return { id: user.uid, fullName: user.data.companyName, avatar: user.data.photoURL };
+  },
+  async getPermissions() {
+    return sessionUser()?.role ?? [];
+  },
+  /** Resources are reached through navigation items of the same id (`companies`). */
+  async canAccess({ resource }) {
+    const item = navigation.flatMap((group) => group.children).find(({ id }) => id === resource);
+    return item ? canOpen(item, sessionUser()) : true;
+  },
+};

@@ -1,0 +1,53 @@
+import { fetchUtils, HttpError } from 'react-admin';
+import { readStored, storageKeys } from './storage';
+
+/** The API's one error shape (`api/src/http/errors.ts`). */
+export interface ApiErrorBody {
+  error: { code: string; message: string; fields?: Record<string, string> };
+}
+
+export const apiUrl = '/api';
+
+function isApiErrorBody(body: unknown): body is ApiErrorBody {
+  const error = (body as ApiErrorBody | undefined)?.error;
+  return typeof error?.message === 'string';
+}
+
+/** The per-field messages of a failed call, e.g. `{ email: 'The email is already in use' }`. */
+export function fieldErrors(error: unknown): Record<string, string> {
+  if (!(error instanceof HttpError) || !isApiErrorBody(error.body)) return {};
+  return error.body.error.fields ?? {};
+}
+
+/**
+ * `fetchJson` with the stored token as Bearer and the API's error message as the error's
+ * message (react-admin shows it in a toast), the whole body kept for field errors.
+ */
+export async function httpClient(url: string, options: fetchUtils.Options = {}) {
+  const headers = new Headers(options.headers ?? { Accept: 'application/json' });
+  const token = readStored(storageKeys.token);
+  if (token && !headers.has('Authorization')) headers.set('Authorization', `Bearer ${token}`);
+  try {
+    return await fetchUtils.fetchJson(url, { ...options, headers });
+  } catch (error) {
+    if (error instanceof HttpError && isApiErrorBody(error.body)) {
+      throw new HttpError(error.body.error.message, error.status, error.body);
+    }
+    throw error;
+  }
+}
+
+/** A JSON call to `/api/<path>`; answers the parsed body. */
+export async function callApi<T>(
+  path: string,
+  { method = 'GET', body, token }: { method?: string; body?: unknown; token?: string } = {},
+): Promise<T> {
+  const headers = new Headers({ Accept: 'application/json' });
+  if (token) headers.set('Authorization', `Bearer ${token}`);
+  const { json } = await httpClient(`${apiUrl}${path}`, {
+    method,
+    headers,
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  return json as T;
+}

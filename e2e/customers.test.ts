@@ -1,0 +1,350 @@
+import { readFile } from 'node:fs/promises';
+import type { Browser, Page } from 'playwright-core';
+import { expect, it } from 'vitest';
+import type { Company, Portal } from './support/portal';
+import { freshPage, open, storeToken, visible, waitForPath } from './support/screens';
+import { describeInBrowser } from './support/suite';
+
+/** What a user reads and clicks, in each language the tests walk through. */
+const languages = {
+  English: {
+    locale: 'en',
+    direction: 'ltr',
+    add: 'Add customer',
+    firstName: 'First name',
+    lastName: 'Last name',
+    email: 'Email',
+    phone: 'Phone',
+    added: (email: string) => `Successfully added customer: ${email}`,
+    emailTaken: 'Error: Customer may already exists - check email',
+    search: 'Search',
+    toggleStar: (name: string) => `Star or unstar ${name}`,
+    starred: 'Starred',
+    bulkAdd: 'Bulk add',
+    paste: 'Paste CSV or one email per line',
+    sendRows: 'Add customers',
+    exportCsv: 'Export CSV',
+    remove: 'Remove',
+    confirm: 'Confirm',
+    summary: (added: number, duplicates: number, invalid: number) =>
+      `${added} added, ${duplicates} duplicates, ${invalid} invalid`,
+    duplicate: 'Duplicate',
+    invalid: 'Invalid',
+    edit: 'Edit',
+    save: 'Save',
+    conflict: 'Someone else changed this customer while you were editing.',
+    registered: 'Registered with the product',
+    notRegistered: 'Not Registered',
+    currentStatus: (status: string) => `Current status: ${status}`,
+    changeStatus: 'Change status',
+    reason: 'Reason',
+    reasonLine: (reason: string) => `Reason: ${reason}`,
+    statusChange: (before: string, after: string) => `Investor status: ${before} → ${after}`,
+    history: 'History',
+    asOf: 'As of',
+    show: 'Show',
+  },
+  Arabic: {
+    locale: 'ar',
+    direction: 'rtl',
+    add: 'إضافة عميل',
+    firstName: 'الاسم الأول',
+    lastName: 'اسم العائلة',
+    email: 'البريد الإلكتروني',
+    phone: 'الهاتف',
+    added: (email: string) => `تمت إضافة العميل بنجاح: ${email}`,
+    emailTaken: 'خطأ: قد يكون العميل موجودًا بالفعل - تحقّق من البريد الإلكتروني',
+    search: 'بحث',
+    toggleStar: (name: string) => `تبديل نجمة ${name}`,
+    starred: 'المميّزون بنجمة',
+    bulkAdd: 'إضافة جماعية',
+    paste: 'الصق CSV أو بريدًا إلكترونيًا في كل سطر',
+    sendRows: 'إضافة العملاء',
+    exportCsv: 'تصدير CSV',
+    remove: 'حذف',
+    confirm: 'تأكيد',
+    summary: (added: number, duplicates: number, invalid: number) =>
+      `أُضيف ${added}، مكرّر ${duplicates}، غير صالح ${invalid}`,
+    duplicate: 'مكرّر',
+    invalid: 'غير صالح',
+    edit: 'تعديل',
+    save: 'حفظ',
+    conflict: 'قام شخص آخر بتغيير هذا العميل أثناء تعديلك.',
+    registered: 'مسجّل في المنتج',
+    notRegistered: 'غير مسجّل',
+    currentStatus: (status: string) => `الحالة الحالية: ${status}`,
+    changeStatus: 'تغيير الحالة',
+    reason: 'السبب',
+    reasonLine: (reason: string) => `السبب: ${reason}`,
+    statusChange: (before: string, after: string) => `حالة المستثمر: ${before} ← ${after}`,
+    history: 'السجلّ',
+    asOf: 'كما في',
+    show: 'عرض',
+  },
+} as const;
+
+type Texts = (typeof languages)[keyof typeof languages];
+
+interface Customer {
+  id: string;
+  email: string;
+  version: number;
+}
+
+/** Polls as long as a step may take: the list's search waits out a debounce and a request. */
+const eventually = { timeout: 15_000 };
+
+let counter = 0;
+const uniqueEmail = (name: string) =>
+  `${name}-${Date.now().toString(36)}-${++counter}@investors.test`;
+
+async function verifiedCompany(portal: Portal): Promise<Company> {
+  const company = await portal.registerCompany();
+  await portal.verify(company);
+  return company;
+}
+
+const addCustomer = (portal: Portal, company: Company, body: Record<string, unknown>) =>
+  portal.api<Customer>('POST', '/customers', { token: company.token, body });
+
+/** The customers screens in `texts`' language, signed in as `company`. */
+async function customersPage(
+  suite: { browser: Browser; portal: Portal },
+  company: Company,
+  texts: Texts,
+  path = '/customers/all',
+) {
+  const opened = await freshPage(suite.browser);
+  await open(opened.page, suite.portal, '/login');
+  await storeToken(opened.page, company.token);
+  await opened.page.evaluate((locale) => localStorage.setItem('locale', locale), texts.locale);
+  await open(opened.page, suite.portal, path);
+  await waitForPath(opened.page, path);
+  // The first screen signs in and loads the customers code: give it longer than a later step.
+  await opened.page
+    .locator('table tbody tr, [data-testid=investor-status]')
+    .first()
+    .waitFor({ state: 'visible', timeout: 30_000 });
+  return opened;
+}
+
+const dialog = (page: Page) => page.getByRole('dialog');
+const row = (page: Page, text: string) => page.getByRole('row').filter({ hasText: text });
+
+/** The moment as a datetime-local input takes it, in the browser's own time zone. */
+const browserLocalNow = (page: Page) =>
+  page.evaluate(() => {
+    const now = new Date();
+    return new Date(now.getTime() - now.getTimezoneOffset() * 60_000).toISOString().slice(0, 19);
+  });
+
+describeInBrowser('customers', (suite) => {
+  for (const [language, texts] of Object.entries(languages)) {
+    it(`adds a customer with the seed's toasts, refuses a taken email, searches and stars (${language})`, async () => {
+      const company = await verifiedCompany(suite.portal);
+      await addCustomer(suite.portal, company, {
+        email: uniqueEmail('grace'),
+        name: 'Grace',
+        lastName: 'Hopper',
+      });
+      const { context, page } = await customersPage(suite, company, texts);
+      await expect
+        .poll(() => page.evaluate(() => document.documentElement.dir), eventually)
+        .toBe(texts.direction);
+      await visible(row(page, 'Grace Hopper'));
+
+      const email = uniqueEmail('ada');
+      const fillAdd = async () => {
+        await page.getByRole('button', { name: texts.add }).click();
+        await dialog(page).getByLabel(texts.firstName).fill('Ada');
+        await dialog(page).getByLabel(texts.lastName).fill('Lovelace');
+        await dialog(page).getByLabel(texts.email).fill(email.toUpperCase());
+        await dialog(page).getByRole('button', { name: texts.add }).click();
+      };
+      await fillAdd();
+      await visible(page.getByText(texts.added(email)));
+      // The list shows the new customer at once, without a reload by hand.
+      await visible(row(page, 'Ada Lovelace'));
+
+      await fillAdd();
+      await visible(page.getByText(texts.emailTaken));
+      await page.keyboard.press('Escape');
+      expect(await row(page, 'Ada Lovelace').count()).toBe(1);
+
+      await page.getByRole('textbox', { name: texts.search, exact: true }).fill('hopp');
+      await expect.poll(() => row(page, 'Ada Lovelace').count(), eventually).toBe(0);
+      await visible(row(page, 'Grace Hopper'));
+
+      const star = page.getByRole('button', { name: texts.toggleStar('Grace Hopper') });
+      await star.click();
+      await expect.poll(() => star.getAttribute('aria-pressed'), eventually).toBe('true');
+      await page.goto(`${suite.portal.url}/customers/starred`);
+      await visible(row(page, 'Grace Hopper'));
+      expect(await row(page, 'Ada Lovelace').count()).toBe(0);
+      await context.close();
+    });
+
+    it(`bulk adds pasted rows and a CSV file, reports each row, exports and removes the selection (${language})`, async () => {
+      const company = await verifiedCompany(suite.portal);
+      const taken = uniqueEmail('taken');
+      await addCustomer(suite.portal, company, { email: taken });
+      const { context, page } = await customersPage(suite, company, texts);
+      const fresh = uniqueEmail('fresh');
+      await page.getByRole('button', { name: texts.bulkAdd }).click();
+      await dialog(page)
+        .getByLabel(texts.paste)
+        .fill(['email,name', `${fresh},Lin`, 'not-an-email,Bad', `${taken},Again`].join('\n'));
+      await dialog(page).getByRole('button', { name: texts.sendRows }).click();
+      await visible(dialog(page).getByText(texts.summary(1, 1, 1)));
+      const report = dialog(page).getByRole('table');
+      // Lines as in the pasted text: the header is line 1.
+      await visible(
+        report.getByRole('row').filter({ hasText: texts.invalid }).filter({ hasText: '3' }),
+      );
+      await visible(
+        report.getByRole('row').filter({ hasText: texts.duplicate }).filter({ hasText: taken }),
+      );
+      await page.keyboard.press('Escape');
+      await visible(row(page, fresh));
+
+      // A CSV file instead of pasted text.
+      const uploaded = uniqueEmail('uploaded');
+      await page.getByRole('button', { name: texts.bulkAdd }).click();
+      await dialog(page)
+        .locator('input[type=file]')
+        .setInputFiles({
+          name: 'investors.csv',
+          mimeType: 'text/csv',
+          buffer: Buffer.from(`Email,First name\n${uploaded},Uma\n`),
+        });
+      await expect
+        .poll(() => dialog(page).getByLabel(texts.paste).inputValue(), eventually)
+        .toContain(uploaded);
+      await dialog(page).getByRole('button', { name: texts.sendRows }).click();
+      await visible(dialog(page).getByText(texts.summary(1, 0, 0)));
+      // Escape on the dialog itself: after a file upload the focus is no longer inside it.
+      await dialog(page).press('Escape');
+
+      // The selected rows leave as the server's CSV export.
+      await row(page, fresh).getByRole('checkbox').check();
+      const [download] = await Promise.all([
+        page.waitForEvent('download', { timeout: 30_000 }),
+        page
+          .locator('[data-test="bulk-actions-toolbar"]')
+          .getByRole('button', { name: texts.exportCsv })
+          .click(),
+      ]);
+      const csv = await readFile(await download.path(), 'utf8');
+      expect(csv).toContain(fresh);
+      expect(csv).not.toContain(taken);
+
+      await page
+        .locator('[data-test="bulk-actions-toolbar"]')
+        .getByRole('button', { name: texts.remove })
+        .click();
+      await dialog(page).getByRole('button', { name: texts.confirm }).click();
+      await expect.poll(() => row(page, fresh).count(), eventually).toBe(0);
+      await visible(row(page, uploaded));
+      await context.close();
+    });
+
+    it(`says someone else changed the customer when the edit is stale (${language})`, async () => {
+      const company = await verifiedCompany(suite.portal);
+      const customer = await addCustomer(suite.portal, company, {
+        email: uniqueEmail('stale'),
+        name: 'Stale',
+        phone: '+1 555 0100',
+      });
+      const { context, page } = await customersPage(suite, company, texts);
+      await page.getByRole('button', { name: `${texts.edit} ${customer.email}` }).click();
+      await dialog(page).getByLabel(texts.phone).fill('+1 555 0199');
+      // Meanwhile a colleague changes the same customer.
+      await suite.portal.api('PUT', `/customers/${customer.id}`, {
+        token: company.token,
+        body: { phone: '+1 555 0142' },
+      });
+      await dialog(page).getByRole('button', { name: texts.save }).click();
+      await visible(dialog(page).getByRole('alert').filter({ hasText: texts.conflict }));
+      const kept = await suite.portal.api<Customer & { phone: string }>(
+        'GET',
+        `/customers/${customer.id}`,
+        { token: company.token },
+      );
+      expect(kept.phone).toBe('+1 555 0142');
+      await page.keyboard.press('Escape');
+      await visible(row(page, '+1 555 0142'));
+      await context.close();
+    });
+
+    it(`moves an investor through statuses with a reason, shows the history and the customer as of a moment (${language})`, async () => {
+      const company = await verifiedCompany(suite.portal);
+      const customer = await addCustomer(suite.portal, company, {
+        email: uniqueEmail('investor'),
+        name: 'Ines',
+      });
+      const path = `/customers/all/${customer.id}`;
+      const { context, page } = await customersPage(suite, company, texts, path);
+      const status = page.getByTestId('investor-status');
+      await visible(status.getByText(texts.currentStatus(texts.notRegistered)));
+
+      await page.getByRole('button', { name: texts.registered, exact: true }).click();
+      await dialog(page).getByRole('button', { name: texts.changeStatus }).click();
+      await visible(status.getByText(texts.currentStatus(texts.registered)));
+      // A second apart on each side, for the as-of moment (the picker has whole seconds).
+      await page.waitForTimeout(1100);
+      const registeredMoment = await browserLocalNow(page);
+      await page.waitForTimeout(1100);
+
+      // Going back is a reversal: it needs a reason.
+      await page.getByRole('button', { name: texts.notRegistered, exact: true }).click();
+      const confirm = dialog(page).getByRole('button', { name: texts.changeStatus });
+      expect(await confirm.isDisabled()).toBe(true);
+      await dialog(page).getByLabel(texts.reason).first().fill('Signed up with the wrong email');
+      await confirm.click();
+      await visible(status.getByText(texts.currentStatus(texts.notRegistered)));
+
+      const history = page.getByRole('region', { name: texts.history });
+      await visible(history.getByText(texts.reasonLine('Signed up with the wrong email')));
+      await visible(history.getByText(texts.statusChange(texts.registered, texts.notRegistered)));
+      await visible(history.getByText(company.companyName).first());
+
+      await page.getByLabel(texts.asOf).fill(registeredMoment);
+      await page.getByRole('button', { name: texts.show, exact: true }).click();
+      const details = page.getByRole('region').filter({ has: page.getByLabel(texts.asOf) });
+      await visible(details.getByRole('status'));
+      await visible(details.getByText(texts.registered, { exact: true }));
+      await context.close();
+    });
+  }
+
+  it('shows a compliance reviewer customers and histories but no command', async () => {
+    const company = await verifiedCompany(suite.portal);
+    const customer = await addCustomer(suite.portal, company, {
+      email: uniqueEmail('audited'),
+      name: 'Audited',
+    });
+    const reviewer = { email: uniqueEmail('reviewer'), password: 'glacier-Otter-77' };
+    await suite.portal.api('POST', '/company/users', {
+      token: company.token,
+      body: { ...reviewer, role: 'compliance' },
+    });
+    const { access_token: token } = await suite.portal.api<{ access_token: string }>(
+      'POST',
+      '/auth',
+      { body: reviewer },
+    );
+    const texts = languages.English;
+    const { context, page } = await customersPage(suite, { ...company, token }, texts);
+    await visible(row(page, 'Audited'));
+    expect(await page.getByRole('button', { name: texts.add }).count()).toBe(0);
+    expect(await page.getByRole('button', { name: texts.toggleStar('Audited') }).count()).toBe(0);
+
+    await page.goto(`${suite.portal.url}/customers/all/${customer.id}`);
+    await visible(
+      page.getByRole('region', { name: texts.history }).getByText('Added', { exact: true }),
+    );
+    expect(await page.getByRole('button', { name: texts.registered, exact: true }).count()).toBe(0);
+    expect(await page.getByRole('button', { name: texts.edit }).count()).toBe(0);
+    await context.close();
+  });
+});

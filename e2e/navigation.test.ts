@@ -1,0 +1,105 @@
+import type { Page } from 'playwright-core';
+import { expect, it } from 'vitest';
+import type { Portal } from './support/portal';
+import {
+  navItem,
+  open,
+  signedInPage,
+  verifiedOnlyItems,
+  visible,
+  waitForPath,
+} from './support/screens';
+import { describeInBrowser } from './support/suite';
+
+const searchBox = (page: Page) => page.getByRole('combobox', { name: 'Search the navigation' });
+
+/** Waits for the shell, then lists which of `names` the sidebar shows. */
+async function shownItems(page: Page, names: readonly string[]): Promise<string[]> {
+  await visible(navItem(page, 'Profile'));
+  const shown: string[] = [];
+  for (const name of names) if ((await navItem(page, name).count()) > 0) shown.push(name);
+  return shown;
+}
+
+/**
+ * Opens `path` as if typed into the address bar and tells whether the app refused it: it either
+ * says the page is not available to this account or leaves the path.
+ */
+async function refusesTyped(page: Page, portal: Portal, path: string): Promise<boolean> {
+  await open(page, portal, path);
+  const saysNo = page.getByText('This page is not available to your account');
+  const left = page.waitForURL((url) => url.pathname !== path).then(() => true);
+  const said = saysNo.waitFor().then(() => true);
+  return Promise.race([left, said]).catch(() => false);
+}
+
+const allGatedItems = [...verifiedOnlyItems, 'Funding Rounds'];
+
+describeInBrowser('navigation', (suite) => {
+  it('hides the verified-only items from an unverified company and refuses them in the address bar', async () => {
+    const company = await suite.portal.registerCompany();
+    const { context, page } = await signedInPage(suite.browser, suite.portal, company, '/');
+    await waitForPath(page, '/profile');
+    expect(await shownItems(page, allGatedItems)).toEqual([]);
+    await visible(navItem(page, 'Logout'));
+    for (const path of ['/customers/all', '/transactions/all', '/fundingrounds']) {
+      expect(await refusesTyped(page, suite.portal, path)).toBe(true);
+      expect(await page.getByText(/^No (customers|transactions|funding rounds) yet$/).count()).toBe(
+        0,
+      );
+    }
+    await context.close();
+  });
+
+  it('shows a verified company its items, but Funding Rounds only to an issuer', async () => {
+    const company = await suite.portal.registerCompany();
+    await suite.portal.verify(company);
+    const { context, page } = await signedInPage(suite.browser, suite.portal, company, '/');
+    await waitForPath(page, '/customers/all');
+    expect(await shownItems(page, allGatedItems)).toEqual([...verifiedOnlyItems]);
+    expect(await refusesTyped(page, suite.portal, '/fundingrounds')).toBe(true);
+    await open(page, suite.portal, '/transactions');
+    await waitForPath(page, '/transactions/all');
+    await visible(page.getByText('No transactions yet'));
+    await context.close();
+
+    await suite.portal.makeIssuer(company);
+    const issuer = await signedInPage(suite.browser, suite.portal, company, '/');
+    await waitForPath(issuer.page, '/customers/all');
+    expect(await shownItems(issuer.page, allGatedItems)).toEqual(allGatedItems);
+    await navItem(issuer.page, 'Funding Rounds').click();
+    await waitForPath(issuer.page, '/fundingrounds');
+    await issuer.context.close();
+  });
+
+  it('suggests at most 10 navigation items, says "No results.." when none match, and opens a chosen one', async () => {
+    const company = await suite.portal.registerCompany();
+    await suite.portal.verify(company);
+    await suite.portal.makeIssuer(company);
+    const { context, page } = await signedInPage(suite.browser, suite.portal, company, '/');
+    await waitForPath(page, '/customers/all');
+    // A verified issuer has more than ten pages in the navigation; an empty query matches them all.
+    const pages = await page.getByRole('navigation').getByRole('link').count();
+    expect(pages).toBeGreaterThan(10);
+    const box = searchBox(page);
+    await box.click();
+    await expect.poll(() => page.getByRole('option').count()).toBe(10);
+    await box.fill('zzqx');
+    await visible(page.getByText('No results..'));
+    expect(await page.getByRole('option').count()).toBe(0);
+    await box.fill('subscr');
+    await page.getByRole('option', { name: 'Subscriptions' }).click();
+    await waitForPath(page, '/subscriptions/all');
+    await context.close();
+  });
+
+  it('sends every unknown path to the 404 page', async () => {
+    const company = await suite.portal.registerCompany();
+    const { context, page } = await signedInPage(suite.browser, suite.portal, company, '/');
+    await waitForPath(page, '/profile');
+    await open(page, suite.portal, '/no/such/page');
+    await waitForPath(page, '/errors/error-404');
+    await visible(page.getByText('404').first());
+    await context.close();
+  });
+});

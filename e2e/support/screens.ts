@@ -1,0 +1,114 @@
+import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
+import type { Company, Portal } from './portal';
+
+/** How long a step may take before the test fails (the app, the API and the read models together). */
+const stepTimeoutMs = 15_000;
+
+export const tokenKey = 'jwt_access_token';
+
+/** A fresh browser context (no storage: a new browser) with one page. */
+export async function freshPage(
+  browser: Browser,
+  viewport = { width: 1280, height: 800 },
+): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext({ viewport });
+  context.setDefaultTimeout(stepTimeoutMs);
+  return { context, page: await context.newPage() };
+}
+
+export async function open(page: Page, portal: Portal, path: string): Promise<void> {
+  await page.goto(`${portal.url}${path}`);
+}
+
+/** Waits until the page's path is `path` (a string is an exact pathname, a RegExp is matched). */
+export async function waitForPath(page: Page, path: string | RegExp): Promise<void> {
+  await page.waitForURL((url) =>
+    typeof path === 'string' ? url.pathname === path : path.test(url.pathname),
+  );
+}
+
+export function pathOf(page: Page): string {
+  return new URL(page.url()).pathname;
+}
+
+export const visible = (locator: Locator) => locator.waitFor({ state: 'visible' });
+
+/** The message shown under a form field: the text of the elements its aria-describedby names. */
+export function fieldMessage(field: Locator): Promise<string> {
+  return field.evaluate((element) =>
+    (element.getAttribute('aria-describedby') ?? '')
+      .split(/\s+/)
+      .map((id) => (id ? (document.getElementById(id)?.textContent ?? '') : ''))
+      .join(' ')
+      .trim(),
+  );
+}
+
+export const loginForm = (page: Page) => ({
+  email: page.getByLabel('Email', { exact: false }).first(),
+  password: page.getByLabel('Password', { exact: false }).first(),
+  submit: page.getByRole('button', { name: /^(sign in|log ?in)$/i }),
+});
+
+export const registerForm = (page: Page) => ({
+  companyName: page.getByLabel(/company name/i),
+  companySymbol: page.getByLabel(/company symbol/i),
+  email: page.getByLabel(/^email/i),
+  password: page.getByLabel(/^password/i),
+  confirmPassword: page.getByLabel(/confirm password/i),
+  submit: page.getByRole('button', { name: /^(register|create account|sign up)$/i }),
+});
+
+/** Signs in through the login form (the page must be at /login). */
+export async function submitLogin(page: Page, company: Pick<Company, 'email' | 'password'>) {
+  const form = loginForm(page);
+  await form.email.fill(company.email);
+  await form.password.fill(company.password);
+  await form.submit.click();
+}
+
+/**
+ * A new browser context already signed in as `company`: the token goes into local storage as the
+ * app keeps it, and opening `path` logs in with it (the app's own start-up path).
+ */
+export async function signedInPage(
+  browser: Browser,
+  portal: Portal,
+  company: Company,
+  path = '/',
+  viewport?: { width: number; height: number },
+): Promise<{ context: BrowserContext; page: Page }> {
+  const opened = await freshPage(browser, viewport);
+  await open(opened.page, portal, '/login');
+  await storeToken(opened.page, company.token);
+  await open(opened.page, portal, path);
+  return opened;
+}
+
+export function storeToken(page: Page, token: string): Promise<void> {
+  return page.evaluate(([key, value]) => localStorage.setItem(key, value), [tokenKey, token]);
+}
+
+export function storedToken(page: Page): Promise<string | null> {
+  return page.evaluate((key) => localStorage.getItem(key), tokenKey);
+}
+
+/** The sidebar's link to a page, by its exact name (group headings are not links). */
+export const navItem = (page: Page, name: string) =>
+  page.getByRole('navigation').getByRole('link', { name, exact: true });
+
+/** Group and item labels of the seed's navigation (section 1), in English. */
+export const verifiedOnlyItems = [
+  'Customers',
+  'Transactions',
+  'Pending Payments',
+  'Subscriptions',
+] as const;
+
+/** Picks a language in the toolbar's language menu (`name` as the menu shows it). */
+export async function chooseLanguage(page: Page, name: RegExp): Promise<void> {
+  await page.getByRole('button', { name: /language/i }).click();
+  await page.getByRole('menuitem', { name }).click();
+}
+
+export const arabic = /العربية|arabic/i;
