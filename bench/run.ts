@@ -5,9 +5,12 @@ import { configureBenchPostgres } from './lib/postgres';
 import { type Figure, notMeasured, printTable, writeJson } from './lib/report';
 import { benchAppends } from './sections/appends';
 import { benchColdStart } from './sections/coldStart';
+import { benchCustomers } from './sections/customers';
 import { benchHttp } from './sections/http';
+import { benchKafka } from './sections/kafka';
 import { benchLag } from './sections/lag';
 import { benchRebuild } from './sections/rebuild';
+import { benchUi } from './sections/ui';
 
 /**
  * `npm run bench [-- section ...]`: measures each figure of issue 2 §7 beside a baseline taken in
@@ -20,6 +23,9 @@ const sections: Record<SectionName, (options: BenchOptions) => Promise<Figure[]>
   lag: benchLag,
   rebuild: benchRebuild,
   coldstart: benchColdStart,
+  customers: benchCustomers,
+  ui: benchUi,
+  kafka: benchKafka,
 };
 
 async function main(): Promise<number> {

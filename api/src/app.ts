@@ -1,19 +1,26 @@
 import type { Hono } from 'hono';
-import { authRoutes } from './auth';
+import { authRoutes, companyUserRoutes } from './auth';
 import { companyRoutes } from './companies';
+import { customerRoutes, customerUploadPaths, legacyContactRoutes } from './customers';
 import { healthRoutes } from './health';
 import { type AppDependencies, type AppEnv, buildApp, type Feature } from './http';
 import { operatorRoutes } from './operator';
+import { serveUi, type UiOptions } from './ui/serveUi';
 import { welcome } from './welcome';
 
 /** Every feature's routes, each mounted under `/api`: one line per feature. */
 export const features: readonly Feature[] = [
   healthRoutes,
   authRoutes,
+  companyUserRoutes,
   companyRoutes,
   operatorRoutes,
+  customerRoutes,
+  legacyContactRoutes,
 ];
 
-export function createApp(deps: AppDependencies): Hono<AppEnv> {
-  return buildApp(deps, features).get('/', welcome);
+/** With `ui`, the built admin UI answers every GET outside `/api`; without, `/` says hello. */
+export function createApp(deps: AppDependencies, ui?: UiOptions): Hono<AppEnv> {
+  const app = buildApp(deps, features, { largeBodyPaths: customerUploadPaths });
+  return ui ? app.use(serveUi(ui)) : app.get('/', welcome);
 }

@@ -58,4 +58,40 @@ describe('configuration', () => {
     );
     expect(config.tokenSecret.length).toBe(0);
   });
+
+  describe('Kafka', () => {
+    it('is off without KAFKA_BROKERS', async () => {
+      expect((await loadConfig({}, { serves: 'background' })).kafka).toBeUndefined();
+    });
+
+    it('turns on with KAFKA_BROKERS and fills in the defaults', async () => {
+      const config = await loadConfig(
+        { KAFKA_BROKERS: ' kafka-1:9092, kafka-2:9092 ' },
+        { serves: 'background' },
+      );
+      expect(config.kafka).toEqual({
+        brokers: ['kafka-1:9092', 'kafka-2:9092'],
+        clientId: 'issuer-portal',
+        topicPrefix: 'issuer',
+        topicPartitions: 6,
+        replicationFactor: 1,
+      });
+    });
+
+    it('names the variable of an invalid Kafka setting', async () => {
+      const background = { serves: 'background' } as const;
+      await expect(loadConfig({ KAFKA_BROKERS: 'kafka-1' }, background)).rejects.toThrow(
+        /KAFKA_BROKERS/,
+      );
+      await expect(
+        loadConfig({ KAFKA_BROKERS: 'k:9092', KAFKA_TOPIC_PREFIX: 'bad prefix' }, background),
+      ).rejects.toThrow(/KAFKA_TOPIC_PREFIX/);
+      await expect(
+        loadConfig({ KAFKA_BROKERS: 'k:9092', KAFKA_TOPIC_PARTITIONS: '0' }, background),
+      ).rejects.toThrow(/KAFKA_TOPIC_PARTITIONS/);
+      await expect(
+        loadConfig({ KAFKA_BROKERS: 'k:9092', KAFKA_REPLICATION_FACTOR: 'three' }, background),
+      ).rejects.toThrow(/KAFKA_REPLICATION_FACTOR/);
+    });
+  });
 });

@@ -2,6 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
+import { defaultTopicPrefix } from '@issuer/events';
+import type { KafkaSettings } from '@issuer/kafka';
 import { z } from 'zod';
 
 /**
@@ -18,7 +20,18 @@ const environmentSchema = z.object({
     .string()
     .regex(/^(esdb|esdb\+discover|kurrentdb|kurrentdb\+discover):\/\//, 'must be an esdb:// URL')
     .optional(),
-  KAFKA_BROKERS: z.string().optional(),
+  KAFKA_BROKERS: z
+    .string()
+    .regex(/^\s*[^\s,:]+:\d{1,5}\s*(,\s*[^\s,:]+:\d{1,5}\s*)*$/, 'must be host:port[,host:port…]')
+    .optional(),
+  KAFKA_TOPIC_PREFIX: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)*$/, 'letters, digits, _ and - in dot-separated parts')
+    .max(100)
+    .default(defaultTopicPrefix),
+  KAFKA_CLIENT_ID: z.string().min(1).max(100).default('issuer-portal'),
+  KAFKA_TOPIC_PARTITIONS: z.coerce.number().int().min(1).max(1000).default(6),
+  KAFKA_REPLICATION_FACTOR: z.coerce.number().int().min(1).max(10).default(1),
   TOKEN_SECRET: z.string().optional(),
   TOKEN_ISSUER: z.string().min(1).default('issuer-portal'),
   TOKEN_AUDIENCE: z.string().min(1).default('issuer-portal-api'),
@@ -28,6 +41,7 @@ const environmentSchema = z.object({
   PROJECTORS: z.enum(['in-process', 'external']).default('in-process'),
   OPERATOR_EMAIL: z.string().email().optional(),
   OPERATOR_PASSWORD: z.string().min(8).optional(),
+  SUPPORT_EMAIL: z.string().email().default('support@issuer-portal.local'),
 });
 
 export type Environment = z.infer<typeof environmentSchema>;
@@ -39,7 +53,8 @@ export interface Config {
   databaseUrl: string | undefined;
   embeddedPostgresPort: number;
   eventStoreUrl: string | undefined;
-  kafkaBrokers: string[] | undefined;
+  /** undefined: no KAFKA_BROKERS, nothing is published. */
+  kafka: KafkaSettings | undefined;
   tokenSecret: Uint8Array;
   tokenIssuer: string;
   tokenAudience: string;
@@ -49,6 +64,8 @@ export interface Config {
   /** 'external': `npm run projections` runs them; the API only waits for their checkpoints. */
   projectors: Environment['PROJECTORS'];
   operator: { email: string; password: string } | undefined;
+  /** Shown on the admin UI's login page for a forgotten password. */
+  supportEmail: string;
 }
 
 export class ConfigError extends Error {
@@ -88,9 +105,7 @@ export async function loadConfig(
     databaseUrl: e.DATABASE_URL,
     embeddedPostgresPort: e.EMBEDDED_POSTGRES_PORT,
     eventStoreUrl: e.EVENTSTORE_URL,
-    kafkaBrokers: e.KAFKA_BROKERS?.split(',')
-      .map((broker) => broker.trim())
-      .filter(Boolean),
+    kafka: kafkaSettings(e),
     tokenSecret:
       serves === 'api'
         ? new TextEncoder().encode(await tokenSecret(e.TOKEN_SECRET, e.DATABASE_URL, dataDir))
@@ -105,6 +120,18 @@ export async function loadConfig(
       e.OPERATOR_EMAIL && e.OPERATOR_PASSWORD
         ? { email: e.OPERATOR_EMAIL, password: e.OPERATOR_PASSWORD }
         : undefined,
+    supportEmail: e.SUPPORT_EMAIL,
+  };
+}
+
+function kafkaSettings(e: Environment): KafkaSettings | undefined {
+  if (e.KAFKA_BROKERS === undefined) return undefined;
+  return {
+    brokers: e.KAFKA_BROKERS.split(',').map((broker) => broker.trim()),
+    clientId: e.KAFKA_CLIENT_ID,
+    topicPrefix: e.KAFKA_TOPIC_PREFIX,
+    topicPartitions: e.KAFKA_TOPIC_PARTITIONS,
+    replicationFactor: e.KAFKA_REPLICATION_FACTOR,
   };
 }
 

@@ -5,7 +5,12 @@ import {
   PostgresEventStore,
   startEmbeddedPostgres,
 } from '@issuer/eventstore';
-import { accountProjections, migrateProjections, type Projection } from '@issuer/projections';
+import {
+  accountProjections,
+  customerProjections,
+  migrateProjections,
+  type Projection,
+} from '@issuer/projections';
 import pg from 'pg';
 import pino, { type Logger } from 'pino';
 import { migrateAuth } from './auth/loginThrottle';
@@ -13,7 +18,10 @@ import { type Config, ConfigError, loadConfig } from './config';
 import { migrateHttp } from './http';
 
 /** Every read model the portal keeps, in one list for the runner, rebuild and health. */
-export const allProjections: readonly Projection[] = [...accountProjections];
+export const allProjections: readonly Projection[] = [
+  ...accountProjections,
+  ...customerProjections,
+];
 
 export interface Infrastructure {
   config: Config;

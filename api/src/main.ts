@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import { serve } from '@hono/node-server';
 import {
   ListeningReadModelWaiter,
@@ -15,7 +16,12 @@ import {
   loadConfigOrExit,
   openInfrastructure,
 } from './infrastructure';
+import { publisherCheckpointNames, startPublishing } from './kafka/publishing';
 import { printFirstStartGuidance } from './startupGuidance';
+import { hasBuiltUi } from './ui/serveUi';
+
+/** Built by `npm run build:ui` (and by `npm start` itself when missing or stale). */
+const uiDistDir = fileURLToPath(new URL('../../admin-ui/dist', import.meta.url));
 
 /** `npm start`: the API, and (unless PROJECTORS=external) the projectors in the same process. */
 async function main() {
@@ -23,16 +29,22 @@ async function main() {
   const logger = createLogger(config);
   const infrastructure = await openInfrastructure(config, logger);
   const readSide = await startReadSide(infrastructure);
+  const publishing =
+    config.projectors === 'external' ? undefined : await startPublishing(infrastructure);
   const deps: AppDependencies = {
     store: infrastructure.store,
     pool: infrastructure.pool,
     readModels: readSide.waiter,
-    projectionStatus: readSide.status,
+    projectionStatus: publishing?.withStatus(readSide.status) ?? readSide.status,
     logger,
     clock: () => new Date(),
     config,
   };
-  const app = createApp(deps);
+  const ui = hasBuiltUi(uiDistDir)
+    ? { distDir: uiDistDir, supportEmail: config.supportEmail }
+    : undefined;
+  if (!ui) logger.warn('admin UI not built (npm run build:ui): serving the API only');
+  const app = createApp(deps, ui);
   const server = serve({ fetch: app.fetch, port: config.port, hostname: '0.0.0.0' }, (info) =>
     logger.info(
       { port: info.port },
@@ -44,6 +56,7 @@ async function main() {
   const shutdown = async (signal: string) => {
     logger.info({ signal }, 'shutting down');
     server.close();
+    await publishing?.stop();
     await readSide.stop();
     await infrastructure.close();
     process.exit(0);
@@ -65,7 +78,10 @@ async function startReadSide({ config, store, pool, logger }: Infrastructure): P
       logger,
       names: allProjections.map((projection) => projection.name),
     });
-    const names = allProjections.map((projection) => projection.name);
+    const names = [
+      ...allProjections.map((projection) => projection.name),
+      ...publisherCheckpointNames(config),
+    ];
     return {
       waiter,
       status: () => readProjectionStatus({ pool, store, names }),

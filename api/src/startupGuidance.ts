@@ -15,7 +15,8 @@ export async function printFirstStartGuidance(
   const generated = config.databaseUrl ? undefined : await ensureFirstOperator(deps);
   if (!emptyStore && !generated) return;
 
-  const api = `http://localhost:${config.port}/api`;
+  const site = `http://localhost:${config.port}`;
+  const api = `${site}/api`;
   const lines = [
     'Issuer Portal is running on a new, empty database.',
     '',
@@ -30,10 +31,12 @@ export async function printFirstStartGuidance(
         ? [`The platform operator ${config.operator?.email} was created from OPERATOR_EMAIL.`, '']
         : []),
     'Next steps:',
-    `  1. Register a company:  curl -X POST ${api}/auth/register -H 'content-type: application/json' \\`,
+    `  1. Open ${site}/register in a browser and register a company, then sign in at ${site}/login`,
+    '     as the operator above and verify it on the Companies screen. Or with the API:',
+    `     Register a company:  curl -X POST ${api}/auth/register -H 'content-type: application/json' \\`,
     `       -d '{"companyName":"Maple Robotics","companySymbol":"MAPL","email":"you@example.com","password":"<a long password>"}'`,
-    `  2. Sign in as the operator (POST ${api}/auth) and verify it: POST ${api}/operator/companies/<id>/verify`,
-    `  3. Health and projector lag: ${api}/health`,
+    `     Sign in as the operator (POST ${api}/auth) and verify it: POST ${api}/operator/companies/<id>/verify`,
+    `  2. Health and projector lag: ${api}/health`,
   ];
   console.log(`\n${lines.join('\n')}\n`);
 }

@@ -1,4 +1,13 @@
-export const sectionNames = ['appends', 'http', 'lag', 'rebuild', 'coldstart'] as const;
+export const sectionNames = [
+  'appends',
+  'http',
+  'lag',
+  'rebuild',
+  'coldstart',
+  'ui',
+  'kafka',
+  'customers',
+] as const;
 export type SectionName = (typeof sectionNames)[number];
 
 export interface BenchOptions {
@@ -16,11 +25,18 @@ export interface BenchOptions {
   load: 'append' | 'bulk';
   /** false: the bench's PostgreSQL commits without waiting for the WAL flush. */
   synchronousCommit: boolean;
+  /** Lighthouse runs per login page and profile (the median is reported). */
+  lighthouseRuns: number;
+  /** Events stored before the Kafka publisher's throughput is timed. */
+  kafkaEvents: number;
+  /** Customers seeded (as events, across 10 companies) for the customers section. */
+  customers: number;
 }
 
 const usage = `usage: npm run bench -- [${sectionNames.join('|')} ...] [--events N] [--http-seconds S]
                        [--append-seconds S] [--lag-samples N] [--out FILE]
-                       [--synchronous-commit on|off] [--load append|bulk]
+                       [--synchronous-commit on|off] [--load append|bulk] [--lighthouse-runs N]
+                       [--kafka-events N] [--customers N]
   no section: run all of them`;
 
 function positiveInt(flag: string, raw: string | undefined, max: number): number {
@@ -40,6 +56,9 @@ export function parseOptions(argv: readonly string[]): BenchOptions {
     out: 'bench/results/latest.json',
     synchronousCommit: true,
     load: 'append',
+    lighthouseRuns: 3,
+    kafkaEvents: 100_000,
+    customers: 1_000_000,
   };
   for (let i = 0; i < argv.length; i += 1) {
     const arg = argv[i] ?? '';
@@ -51,6 +70,9 @@ export function parseOptions(argv: readonly string[]): BenchOptions {
     else if (arg === '--http-seconds') options.httpSeconds = positiveInt(arg, next(), 120);
     else if (arg === '--append-seconds') options.appendSeconds = positiveInt(arg, next(), 120);
     else if (arg === '--lag-samples') options.lagSamples = positiveInt(arg, next(), 100_000);
+    else if (arg === '--lighthouse-runs') options.lighthouseRuns = positiveInt(arg, next(), 20);
+    else if (arg === '--kafka-events') options.kafkaEvents = positiveInt(arg, next(), 5_000_000);
+    else if (arg === '--customers') options.customers = positiveInt(arg, next(), 10_000_000);
     else if (arg === '--out') options.out = next() ?? options.out;
     else if (arg === '--synchronous-commit') {
       const value = next();

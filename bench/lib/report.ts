@@ -2,7 +2,8 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { cpus } from 'node:os';
 import { dirname } from 'node:path';
 
-export type Unit = '/s' | 'ms' | 'events/s';
+/** `KB`: kilobytes (1,000 bytes) of gzip; `score`: a Lighthouse score from 0 to 1. */
+export type Unit = '/s' | 'ms' | 'events/s' | 'KB' | 'MB' | 'score';
 
 export interface Baseline {
   name: string;
@@ -58,6 +59,9 @@ export function formatValue(value: number, unit: Unit): string {
     if (value >= 1000) return `${(value / 1000).toFixed(2)} s`;
     return `${value < 10 ? value.toFixed(2) : value.toFixed(1)} ms`;
   }
+  if (unit === 'KB') return `${value.toFixed(1)} KB`;
+  if (unit === 'MB') return `${value.toFixed(1)} MB`;
+  if (unit === 'score') return value.toFixed(2);
   return `${Math.round(value).toLocaleString('en-US')}${unit === '/s' ? '/s' : ' ev/s'}`;
 }
 

@@ -4,6 +4,7 @@ import { type CompanyProfile, getCompanyProfile, type TerminalRow } from '@issue
 import { type Context, Hono } from 'hono';
 import { z } from 'zod';
 import { authenticate, requireRole } from '../auth/authenticate';
+import { companyNameField } from '../auth/credentials';
 import { hasControlCharacters, printableOnlyMessage } from '../auth/storableJson';
 import {
   centsToCad,
@@ -37,6 +38,7 @@ const deviceId = z
 const registerTerminalSchema = z.strictObject({ name: terminalName, deviceId });
 const renameTerminalSchema = z.strictObject({ name: terminalName });
 const terminalPath = z.strictObject({ id: z.uuid('Unknown payment terminal') });
+const profileChangeSchema = z.strictObject({ companyName: companyNameField });
 
 /** The seed's profile (section 3), exactly these fields. */
 export function profileAbout(company: CompanyProfile | undefined, email: string) {
@@ -85,6 +87,22 @@ export const companyRoutes: Feature = () =>
       const { user, company } = await loadUserWithCompany(c, c.var.caller);
       return c.json(profileAbout(company, user.email), 200);
     })
+    .patch(
+      '/profile',
+      authenticate,
+      requireRole('admin'),
+      idempotent,
+      jsonBody(profileChangeSchema),
+      async (c) => {
+        const { avatar } = await companyOfCaller(c);
+        await onOwnCompany(c, {
+          type: 'UpdateCompanyProfile',
+          data: { name: c.req.valid('json').companyName, avatar },
+        });
+        const { user, company } = await loadUserWithCompany(c, c.var.caller);
+        return c.json(profileAbout(company, user.email), 200);
+      },
+    )
     .use('/terminals/*', authenticate, requireRole('admin'))
     .get('/terminals', async (c) => {
       const { terminals } = await companyOfCaller(c);

@@ -8,13 +8,24 @@ import { requestLogging } from './requestLogging';
 import type { AppDependencies, AppEnv, Feature } from './types';
 
 export const maxBodyBytes = 100 * 1024;
+/** For the few routes named in `largeBodyPaths` (bulk adds, CSV uploads). */
+export const maxUploadBytes = 5 * 1024 * 1024;
+
+export interface BuildOptions {
+  /** Exact paths (e.g. `/api/customers/import`) that accept bodies up to `maxUploadBytes`. */
+  largeBodyPaths?: readonly string[];
+}
 
 /**
  * The HTTP foundation around the features: request id, one log line per request, CORS, body
  * limit, 405 for a known path with a wrong method, and one error shape for every failure.
  * Each feature is mounted under `/api`.
  */
-export function buildApp(deps: AppDependencies, features: readonly Feature[]): Hono<AppEnv> {
+export function buildApp(
+  deps: AppDependencies,
+  features: readonly Feature[],
+  options: BuildOptions = {},
+): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
   app.use(requestId({ headerName: 'X-Request-Id', limitLength: 100 }));
   app.use(requestLogging(deps.logger));
@@ -28,11 +39,14 @@ export function buildApp(deps: AppDependencies, features: readonly Feature[]): H
   // handler's response is then copied over it), a cost other callers need not pay.
   app.use((c, next) => (c.req.header('Origin') === undefined ? next() : corsHeaders(c, next)));
   app.use(rejectUnsupportedMethods(app));
-  app.use(
-    limitBody(maxBodyBytes, (c) =>
-      errorResponse(c, 413, 'payload_too_large', 'The request body is larger than 100 KB'),
-    ),
+  const smallBodies = limitBody(maxBodyBytes, (c) =>
+    errorResponse(c, 413, 'payload_too_large', 'The request body is larger than 100 KB'),
   );
+  const largeBodies = limitBody(maxUploadBytes, (c) =>
+    errorResponse(c, 413, 'payload_too_large', 'The request body is larger than 5 MB'),
+  );
+  const largeBodyPaths = new Set(options.largeBodyPaths);
+  app.use((c, next) => (largeBodyPaths.has(c.req.path) ? largeBodies : smallBodies)(c, next));
   app.use(async (c, next) => {
     c.set('deps', deps);
     await next();

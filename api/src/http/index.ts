@@ -16,7 +16,7 @@
  *
  * then one line in `api/src/app.ts`: `export const features = [healthRoutes, terminalRoutes]`.
  */
-export { buildApp, maxBodyBytes } from './buildApp';
+export { type BuildOptions, buildApp, maxBodyBytes, maxUploadBytes } from './buildApp';
 export {
   appendEvents,
   asList,

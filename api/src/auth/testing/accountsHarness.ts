@@ -1,16 +1,12 @@
 import { PostgresEventStore } from '@issuer/eventstore';
-import {
-  accountProjections,
-  ListeningReadModelWaiter,
-  migrateProjections,
-  ProjectorRunner,
-} from '@issuer/projections';
+import { ListeningReadModelWaiter, migrateProjections, ProjectorRunner } from '@issuer/projections';
 import { createDatabase } from '@issuer/test-support';
 import type { Hono } from 'hono';
 import pg from 'pg';
 import pino from 'pino';
 import { createApp } from '../../app';
 import { type AppDependencies, type AppEnv, migrateHttp } from '../../http';
+import { allProjections } from '../../infrastructure';
 import { migrateAuth } from '../loginThrottle';
 
 export const testTokenConfig = {
@@ -53,12 +49,12 @@ export async function startAccountsHarness({
   await store.migrate();
   await migrateHttp(pool);
   await migrateAuth(pool);
-  await migrateProjections(pool, accountProjections);
+  await migrateProjections(pool, allProjections);
   const logger = pino({ level: 'silent' });
   const runner = new ProjectorRunner({
     store,
     pool,
-    projections: accountProjections,
+    projections: allProjections,
     logger,
     notifyCheckpoints: projectors === 'external',
     idlePollMs: 100,
@@ -68,7 +64,7 @@ export async function startAccountsHarness({
       ? await ListeningReadModelWaiter.start({
           pool,
           logger,
-          names: accountProjections.map((projection) => projection.name),
+          names: allProjections.map((projection) => projection.name),
         })
       : runner.readModelWaiter;
   let now = new Date('2025-03-01T10:00:00.000Z').getTime();
