@@ -24,9 +24,6 @@ export default defineConfig({
           globalSetup: ['e2e/support/globalSetup.ts'],
           testTimeout: 60_000,
           hookTimeout: 120_000,
-          // The Arabic customers tests flake about one run in three (a focus/render race not yet
-          // found); one retry, reported in the closing note, until it is fixed.
-          retry: 1,
         },
       },
     ],

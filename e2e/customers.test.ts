@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import type { Browser, Page } from 'playwright-core';
 import { expect, it } from 'vitest';
 import type { Company, Portal } from './support/portal';
-import { freshPage, open, storeToken, visible, waitForPath } from './support/screens';
+import { freshPage, open, seedStorage, tokenKey, visible, waitForPath } from './support/screens';
 import { describeInBrowser } from './support/suite';
 
 /** What a user reads and clicks, in each language the tests walk through. */
@@ -115,9 +115,7 @@ async function customersPage(
   path = '/customers/all',
 ) {
   const opened = await freshPage(suite.browser);
-  await open(opened.page, suite.portal, '/login');
-  await storeToken(opened.page, company.token);
-  await opened.page.evaluate((locale) => localStorage.setItem('locale', locale), texts.locale);
+  await seedStorage(opened.page, suite.portal, { [tokenKey]: company.token, locale: texts.locale });
   await open(opened.page, suite.portal, path);
   await waitForPath(opened.page, path);
   // The first screen signs in and loads the customers code: give it longer than a later step.

@@ -9,10 +9,11 @@ import {
   open,
   pathOf,
   registerForm,
+  seedStorage,
   signedInPage,
   storedToken,
-  storeToken,
   submitLogin,
+  tokenKey,
   visible,
   waitForPath,
 } from './support/screens';
@@ -158,8 +159,9 @@ describeInBrowser('sign-in, registration and the session', (suite) => {
   it('logs out when the stored token has expired', async () => {
     const company = await suite.portal.registerCompany();
     const { context, page } = await freshPage(suite.browser);
-    await open(page, suite.portal, '/login');
-    await storeToken(page, await suite.portal.expiredTokenFor(company));
+    await seedStorage(page, suite.portal, {
+      [tokenKey]: await suite.portal.expiredTokenFor(company),
+    });
     await open(page, suite.portal, '/profile');
     await visible(page.getByText('access_token expired'));
     await waitForPath(page, '/login');

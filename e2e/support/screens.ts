@@ -79,14 +79,26 @@ export async function signedInPage(
   viewport?: { width: number; height: number },
 ): Promise<{ context: BrowserContext; page: Page }> {
   const opened = await freshPage(browser, viewport);
-  await open(opened.page, portal, '/login');
-  await storeToken(opened.page, company.token);
+  await seedStorage(opened.page, portal, { [tokenKey]: company.token });
   await open(opened.page, portal, path);
   return opened;
 }
 
-export function storeToken(page: Page, token: string): Promise<void> {
-  return page.evaluate(([key, value]) => localStorage.setItem(key, value), [tokenKey, token]);
+/**
+ * Writes local storage for the portal's origin from a page that runs none of the app (its logo),
+ * so the next page the test opens is the first to read it. Seeding it from a page of the app
+ * raced that page's own start-up: a late start could read the entries and act on them (end an
+ * expired session, save its own language) before the test's next page opened.
+ */
+export async function seedStorage(
+  page: Page,
+  portal: Portal,
+  entries: Record<string, string>,
+): Promise<void> {
+  await open(page, portal, '/logo.svg');
+  await page.evaluate((seeded) => {
+    for (const [key, value] of Object.entries(seeded)) localStorage.setItem(key, value);
+  }, entries);
 }
 
 export function storedToken(page: Page): Promise<string | null> {
