@@ -20,7 +20,7 @@ import { PortalNotification } from './layout/PortalNotification';
 import { Guard } from './navigation/Guard';
 import { Home } from './navigation/Home';
 import { authProvider } from './session/authProvider';
-import { emotionCaches } from './theme/directionCache';
+import { emotionCacheFor } from './theme/directionCache';
 import { useSettings } from './theme/settingsStore';
 import { portalTheme } from './theme/themes';
 
@@ -83,7 +83,7 @@ export function App() {
   const theme = useMemo(() => portalTheme(themeName, direction), [themeName, direction]);
   useEffect(() => document.getElementById('splash')?.remove(), []);
   return (
-    <CacheProvider value={emotionCaches[direction]}>
+    <CacheProvider value={emotionCacheFor(direction)}>
       {/* Real paths (/customers/all), not react-admin's default hash router: the server answers them. */}
       <BrowserRouter>
         <Admin

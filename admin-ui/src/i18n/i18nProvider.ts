@@ -1,6 +1,7 @@
 import polyglotI18nProvider from 'ra-i18n-polyglot';
 import type { I18nProvider, TranslationMessages } from 'react-admin';
-import { locales, type PortalLocale } from './locales';
+import { loadRightToLeftCache } from '../theme/directionCache';
+import { directionOf, locales, type PortalLocale } from './locales';
 import englishMessages from './messages.en';
 
 /** Turkish and Arabic are loaded on first use, so English readers never download them. */
@@ -12,8 +13,12 @@ const loaders: Record<PortalLocale, () => Promise<TranslationMessages>> = {
 
 const loaded = new Map<string, TranslationMessages>([['en', englishMessages]]);
 
+/** A language's messages and, for a right-to-left one, the styles' RTL flipping. */
 export async function loadMessages(locale: PortalLocale): Promise<TranslationMessages> {
-  const messages = loaded.get(locale) ?? (await loaders[locale]());
+  const [messages] = await Promise.all([
+    loaded.get(locale) ?? loaders[locale](),
+    directionOf(locale) === 'rtl' ? loadRightToLeftCache() : undefined,
+  ]);
   loaded.set(locale, messages);
   return messages;
 }

@@ -9,7 +9,10 @@ export function isPortalLocale(value: unknown): value is PortalLocale {
   return typeof value === 'string' && (locales as readonly string[]).includes(value);
 }
 
-export const directionOf = (locale: PortalLocale) => (rightToLeft.has(locale) ? 'rtl' : 'ltr');
+export type Direction = 'ltr' | 'rtl';
+
+export const directionOf = (locale: PortalLocale): Direction =>
+  rightToLeft.has(locale) ? 'rtl' : 'ltr';
 
 /** The stored choice, else the browser's language when it is one of ours, else English. */
 export function initialLocale(): PortalLocale {

@@ -1,73 +1,55 @@
 import Search from '@mui/icons-material/Search';
-import { Autocomplete, InputAdornment, TextField } from '@mui/material';
-import { useMemo } from 'react';
+import { InputAdornment, TextField } from '@mui/material';
+import { type ComponentType, useState } from 'react';
 import { useTranslate } from 'react-admin';
-import { useNavigate } from 'react-router-dom';
-import { visibleNavigation } from '../navigation/navigation';
-import { useSessionUser } from '../session/sessionStore';
 
 /** The seed's cap on navigation search suggestions. */
 export const maxSuggestions = 10;
+export const searchBoxWidth = { xs: 160, sm: 260 };
 
-interface Suggestion {
-  id: string;
-  title: string;
-  url: string;
-}
+type Autocomplete = ComponentType<{ typed: string }>;
+let loading: Promise<Autocomplete> | undefined;
+const loadAutocomplete = () => {
+  loading ??= import('./NavigationAutocomplete').then((module) => module.NavigationAutocomplete);
+  return loading;
+};
 
-/** Finds a page of the navigation by its (translated) title. */
+/**
+ * The toolbar's navigation search. MUI's Autocomplete is a tenth of the first screen's
+ * JavaScript, so this plain box stands in for it until the pointer comes near or the box takes
+ * focus; the autocomplete then replaces it with the focus and the text typed so far.
+ */
 export function NavigationSearch() {
   const translate = useTranslate();
-  const navigate = useNavigate();
-  const user = useSessionUser();
-  const suggestions = useMemo<Suggestion[]>(
-    () =>
-      visibleNavigation(user).flatMap((group) =>
-        group.children.map(({ id, title, url }) => ({ id, url, title: translate(title) })),
-      ),
-    [user, translate],
-  );
-  const label = translate('app.search.label');
+  const [typed, setTyped] = useState('');
+  const [Loaded, setLoaded] = useState<Autocomplete>();
+  if (Loaded) return <Loaded typed={typed} />;
+  const load = () => void loadAutocomplete().then((component) => setLoaded(() => component));
   return (
-    <Autocomplete
-      options={suggestions}
-      getOptionLabel={(option) => option.title}
-      getOptionKey={(option) => option.id}
-      filterOptions={(options, { inputValue }) => {
-        const query = inputValue.trim().toLocaleLowerCase();
-        return options
-          .filter((option) => option.title.toLocaleLowerCase().includes(query))
-          .slice(0, maxSuggestions);
-      }}
-      noOptionsText={translate('app.search.no_results')}
-      onChange={(_event, option) => {
-        if (option) navigate(option.url);
-      }}
-      value={null}
-      blurOnSelect
-      openOnFocus
-      clearOnBlur
+    <TextField
       size="small"
-      sx={{ width: { xs: 160, sm: 260 } }}
-      renderInput={(params) => (
-        <TextField
-          {...params}
-          placeholder={translate('app.search.placeholder')}
-          variant="outlined"
-          slotProps={{
-            ...params.slotProps,
-            htmlInput: { ...params.slotProps.htmlInput, 'aria-label': label },
-            input: {
-              ...params.slotProps.input,
-              startAdornment: (
-                <InputAdornment position="start">
-                  <Search fontSize="small" />
-                </InputAdornment>
-              ),
-            },
-          }}
-        />
-      )}
+      variant="outlined"
+      sx={{ width: searchBoxWidth }}
+      placeholder={translate('app.search.placeholder')}
+      value={typed}
+      onChange={(event) => setTyped(event.target.value)}
+      onPointerEnter={() => void loadAutocomplete()}
+      onFocus={load}
+      slotProps={{
+        htmlInput: {
+          role: 'combobox',
+          'aria-expanded': false,
+          'aria-autocomplete': 'list',
+          'aria-label': translate('app.search.label'),
+        },
+        input: {
+          startAdornment: (
+            <InputAdornment position="start">
+              <Search fontSize="small" />
+            </InputAdornment>
+          ),
+        },
+      }}
     />
   );
 }

@@ -1,9 +1,24 @@
 import createCache, { type EmotionCache } from '@emotion/cache';
-import rtlPlugin from '@mui/stylis-plugin-rtl';
-import { prefixer } from 'stylis';
+import type { Direction } from '../i18n/locales';
 
-/** Right-to-left flips every MUI style (margins, paddings, positions) through the stylis plugin. */
-export const emotionCaches: Record<'ltr' | 'rtl', EmotionCache> = {
-  ltr: createCache({ key: 'mui' }),
-  rtl: createCache({ key: 'muirtl', stylisPlugins: [prefixer, rtlPlugin] }),
-};
+const leftToRight = createCache({ key: 'mui' });
+let rightToLeft: EmotionCache | undefined;
+
+/**
+ * Right-to-left flips every MUI style (margins, paddings, positions) through the stylis RTL
+ * plugin. The plugin (cssjanus) loads with a right-to-left language's messages, so left-to-right
+ * readers never download it.
+ */
+export async function loadRightToLeftCache(): Promise<void> {
+  if (rightToLeft) return;
+  const [{ default: rtlPlugin }, { prefixer }] = await Promise.all([
+    import('@mui/stylis-plugin-rtl'),
+    import('stylis'),
+  ]);
+  rightToLeft = createCache({ key: 'muirtl', stylisPlugins: [prefixer, rtlPlugin] });
+}
+
+/** The direction's cache; a right-to-left one exists once its language's messages loaded. */
+export function emotionCacheFor(direction: Direction): EmotionCache {
+  return direction === 'rtl' ? (rightToLeft ?? leftToRight) : leftToRight;
+}
