@@ -157,6 +157,41 @@ describe('CSV import', () => {
     expect(await search('@csv.test')).toHaveLength(2);
   });
 
+  it('exports cells that a spreadsheet would run as formulas as text, and reads them back', async () => {
+    const owner = await h.verifiedCompany();
+    const risky = {
+      email: 'formula@csv.test',
+      name: '=HYPERLINK("http://evil.test","Click")',
+      lastName: '@SUM(A1:A2)',
+      phone: '+44 20 7946 0000',
+      notes: '-2+3',
+      tags: ['=cmd', 'plain'],
+    };
+    await h.addCustomer(owner.token, risky);
+    const exported = await h.call('GET', '/api/customers/export.csv', { token: owner.token });
+    const text = await exported.text();
+    const [row] = parse(text, { columns: true }) as Record<string, string>[];
+    expect(row).toMatchObject({
+      name: `'${risky.name}`,
+      lastName: `'${risky.lastName}`,
+      phone: `'${risky.phone}`,
+      notes: `'${risky.notes}`,
+      tags: "'=cmd;plain",
+      email: risky.email,
+    });
+
+    const other = await h.verifiedCompany();
+    const reimport = await h.app.request('/api/customers/import', {
+      method: 'POST',
+      body: text,
+      headers: { Authorization: `Bearer ${other.token}`, 'Content-Type': 'text/csv' },
+    });
+    expect(await jsonOf(reimport)).toMatchObject({ added: 1, invalid: 0 });
+    const filter = encodeURIComponent(JSON.stringify({ q: 'formula@csv.test' }));
+    const listed = await h.call('GET', `/api/customers?filter=${filter}`, { token: other.token });
+    expect((await jsonOf<CustomerRecord[]>(listed))[0]).toMatchObject(risky);
+  });
+
   it.each([
     ['an empty file', '', 'text/csv'],
     ['a file without an email column', 'name,phone\nAda,1\n', 'text/csv'],

@@ -1,6 +1,7 @@
 import { customerProfileFields } from '@issuer/events';
 import type { CustomerRow } from '@issuer/projections';
 import { stringify } from 'csv-stringify/sync';
+import { neutralizeFormula } from './csvFormulas';
 
 /** Export columns: the import reads the same names back. */
 export const exportColumns = [
@@ -16,8 +17,8 @@ export const exportColumns = [
 function cells(row: CustomerRow): unknown[] {
   return exportColumns.map((column) => {
     const value = row[column];
-    if (Array.isArray(value)) return value.join(';');
-    return value ?? '';
+    if (Array.isArray(value)) return neutralizeFormula(value.join(';'));
+    return typeof value === 'string' ? neutralizeFormula(value) : (value ?? '');
   });
 }
 

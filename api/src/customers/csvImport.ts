@@ -1,6 +1,7 @@
 import { customerProfileFields, invalid } from '@issuer/events';
 import { parse } from 'csv-parse/sync';
 import { z } from 'zod';
+import { restoreNeutralized } from './csvFormulas';
 
 /** Columns a CSV may carry, besides the profile fields, and the names people give them. */
 const importableFields = [...customerProfileFields, 'leadStatus', 'investorStatus', 'starred'];
@@ -44,7 +45,7 @@ function fieldOfColumn(header: string, mapping: ColumnMapping | undefined): stri
 
 /** A cell as the customer schema expects it: numbers, booleans and tag lists from text. */
 function cellValue(field: string, text: string): unknown {
-  const value = text.trim();
+  const value = restoreNeutralized(text.trim());
   if (numericFields.has(field))
     return value === '' ? null : Number.isNaN(Number(value)) ? value : Number(value);
   if (field === 'tags') return value === '' ? [] : value.split(/[;|]/).map((tag) => tag.trim());
