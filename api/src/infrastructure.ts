@@ -15,6 +15,7 @@ import pg from 'pg';
 import pino, { type Logger } from 'pino';
 import { migrateAuth } from './auth/loginThrottle';
 import { type Config, ConfigError, loadConfig } from './config';
+import { migrateCustomers } from './customers';
 import { migrateHttp } from './http';
 
 /** Every read model the portal keeps, in one list for the runner, rebuild and health. */
@@ -50,6 +51,7 @@ export async function openInfrastructure(config: Config, logger: Logger): Promis
     await store.migrate?.();
     await migrateHttp(pool);
     await migrateAuth(pool);
+    await migrateCustomers(pool);
     await migrateProjections(pool, allProjections);
   } catch (error) {
     await pool.end();

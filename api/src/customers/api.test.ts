@@ -406,6 +406,47 @@ describe('the investor-status workflow over HTTP', () => {
     expect((await get(`/api/customers/${created.id}`)).status).toBe(404);
     expect((await get(`/api/customers/${created.id}?asOf=yesterday`)).status).toBe(400);
   });
+
+  it('answers the same from checkpoints as from the first event, at every moment', async () => {
+    const created = await h.addCustomer(company.token, { email: 'long@x.test' });
+    const toggles = 249;
+    for (let toggle = 1; toggle <= toggles; toggle += 1) {
+      h.advanceClock(1_000);
+      const res = await send('POST', `/api/customers/${created.id}/toggle-star`);
+      expect(res.status).toBe(200);
+    }
+    const createdAt = Date.parse(created.createdAt);
+    // After k toggles the customer is starred when k is odd, at version k.
+    const moments = [50, 99, 100, 150, 199, 220, toggles].map((k) => ({
+      k,
+      at: new Date(createdAt + k * 1_000 + 500).toISOString(),
+    }));
+    const asOf = async (at: string) =>
+      jsonOf<{ starred: boolean; version: number }>(
+        await get(`/api/customers/${created.id}?asOf=${at}`),
+      );
+    const checkpoints = async () =>
+      (
+        await h.pool.query<{ revision: string }>(
+          'SELECT revision FROM customer_snapshots WHERE customer_id = $1 ORDER BY revision',
+          [created.id],
+        )
+      ).rows.map((row) => Number(row.revision));
+
+    expect(await checkpoints()).toEqual([]);
+    for (const { k, at } of moments) {
+      expect(await asOf(at)).toMatchObject({ starred: k % 2 === 1, version: k });
+    }
+    expect(await checkpoints()).toEqual([99, 199]);
+    for (const { k, at } of moments.reverse()) {
+      expect(await asOf(at)).toMatchObject({ starred: k % 2 === 1, version: k });
+    }
+    const other = await h.verifiedCompany();
+    const foreign = await h.call('GET', `/api/customers/${created.id}?asOf=${moments[0]?.at}`, {
+      token: other.token,
+    });
+    expect(foreign.status).toBe(404);
+  }, 60_000);
 });
 
 describe('removing', () => {

@@ -306,8 +306,7 @@ export function createCustomerRoutes(channel: PushNotificationChannel) {
       const { id } = c.req.valid('param');
       const { asOf } = c.req.valid('query');
       if (asOf) {
-        const { store } = c.var.deps;
-        const then = await customerAsOf(store, c.var.caller.companyId, id, new Date(asOf));
+        const then = await customerAsOf(c.var.deps, c.var.caller.companyId, id, new Date(asOf));
         if (!then) throw notFound('Customer');
         return c.json(then, 200);
       }

@@ -1,6 +1,7 @@
 import { asCustomerEvent, type EventStore, type RecordedEvent } from '@issuer/events';
 import { getUserNames } from '@issuer/projections';
 import type { Pool } from 'pg';
+import { latestSnapshot, type Snapshot, saveSnapshots, snapshotEvery } from './asOfSnapshots';
 import { type Customer, evolveCustomer, initialCustomer } from './customer';
 import { customerStream } from './customerCommands';
 import { type CustomerRecord, recordOfState } from './customerView';
@@ -96,26 +97,43 @@ export async function customerHistory(
 
 export type CustomerAsOf = CustomerRecord & { removed: boolean; asOf: string };
 
-/** The customer as they were at `asOf`; undefined when they did not exist yet (or are foreign). */
+/**
+ * The customer as they were at `asOf`: the stream replayed in order up to the first event decided
+ * after that moment, starting from the newest checkpoint the moment allows (asOfSnapshots.ts).
+ * Undefined when they did not exist yet, or are another company's.
+ */
 export async function customerAsOf(
-  store: EventStore,
+  deps: { store: EventStore; pool: Pool },
   companyId: string,
   customerId: string,
   asOf: Date,
 ): Promise<CustomerAsOf | undefined> {
-  const events = await ownStream(store, companyId, customerId);
-  if (!events) return undefined;
   const until = asOf.getTime();
-  let state = initialCustomer();
-  let stamp = { version: 0, updatedAt: '' };
+  const checkpoint = await latestSnapshot(deps.pool, customerId, asOf);
+  let { state, stamp, reachedAt } = checkpoint ?? {
+    state: initialCustomer(),
+    stamp: { version: 0, updatedAt: '' },
+    reachedAt: Number.NEGATIVE_INFINITY,
+  };
+  const reached: Snapshot[] = [];
+  const events = await deps.store.readStream(
+    customerStream(customerId),
+    checkpoint ? { fromRevision: BigInt(checkpoint.revision + 1) } : {},
+  );
   for (const recorded of events) {
-    if (Date.parse(recorded.metadata.occurredAt) > until) break;
+    const occurredAt = Date.parse(recorded.metadata.occurredAt);
+    if (occurredAt > until) break;
+    reachedAt = Math.max(reachedAt, occurredAt);
     const event = asCustomerEvent(recorded);
-    if (!event) continue;
-    state = evolveCustomer(state, event);
-    stamp = { version: Number(recorded.revision), updatedAt: recorded.metadata.occurredAt };
+    if (event) {
+      state = evolveCustomer(state, event);
+      stamp = { version: Number(recorded.revision), updatedAt: recorded.metadata.occurredAt };
+    }
+    const revision = Number(recorded.revision);
+    if ((revision + 1) % snapshotEvery === 0) reached.push({ revision, reachedAt, state, stamp });
   }
-  if (state.status === 'none') return undefined;
+  if (state.status === 'none' || state.companyId !== companyId) return undefined;
+  await saveSnapshots(deps.pool, customerId, reached);
   return {
     ...recordOfState(state, stamp),
     removed: state.status === 'removed',

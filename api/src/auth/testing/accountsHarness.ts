@@ -5,6 +5,7 @@ import type { Hono } from 'hono';
 import pg from 'pg';
 import pino from 'pino';
 import { createApp } from '../../app';
+import { migrateCustomers } from '../../customers';
 import { type AppDependencies, type AppEnv, migrateHttp } from '../../http';
 import { allProjections } from '../../infrastructure';
 import { migrateAuth } from '../loginThrottle';
@@ -49,6 +50,7 @@ export async function startAccountsHarness({
   await store.migrate();
   await migrateHttp(pool);
   await migrateAuth(pool);
+  await migrateCustomers(pool);
   await migrateProjections(pool, allProjections);
   const logger = pino({ level: 'silent' });
   const runner = new ProjectorRunner({
