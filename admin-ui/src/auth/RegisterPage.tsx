@@ -22,6 +22,8 @@ export default function RegisterPage() {
 
   const submit = async (values: Record<string, unknown>) => {
     const { companyName, companySymbol, email, password } = values as unknown as RegistrationForm;
+    // A new company lands on its profile: its code loads while the server registers.
+    void import('../profile/ProfilePage');
     try {
       await register({ companyName, companySymbol, email, password });
       navigate('/');

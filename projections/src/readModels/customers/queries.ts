@@ -235,7 +235,7 @@ async function countedPage(
 export async function* streamCustomers(
   pool: Pool,
   query: Omit<CustomerListQuery, 'range'>,
-  batchSize = 2_000,
+  batchSize = 500,
 ): AsyncGenerator<CustomerRow[]> {
   const where = customerWhere(query.companyId, query.filter);
   const client = await pool.connect();
