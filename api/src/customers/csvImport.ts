@@ -1,27 +1,9 @@
-import { customerProfileFields, invalid } from '@issuer/events';
+import { invalid } from '@issuer/events';
 import { parse } from 'csv-parse/sync';
 import { z } from 'zod';
+import { fieldOfHeader, importableFields } from './csvColumns';
 import { restoreNeutralized } from './csvFormulas';
 
-/** Columns a CSV may carry, besides the profile fields, and the names people give them. */
-const importableFields = [...customerProfileFields, 'leadStatus', 'investorStatus', 'starred'];
-const aliases: Record<string, string> = {
-  firstname: 'name',
-  givenname: 'name',
-  surname: 'lastName',
-  familyname: 'lastName',
-  emailaddress: 'email',
-  mail: 'email',
-  phonenumber: 'phone',
-  mobile: 'phone',
-  telephone: 'phone',
-  title: 'jobTitle',
-  position: 'jobTitle',
-  organization: 'company',
-  wallet: 'walletAddress',
-  roundid: 'roundId',
-  dateofbirth: 'birthday',
-};
 const numericFields = new Set(['tokenPrice', 'tokenBalance', 'percentageOwned']);
 
 export const maxImportLines = 10_000;
@@ -29,18 +11,15 @@ export const maxImportLines = 10_000;
 /** `{"CSV column": "customerField"}`; a column mapped to "" is skipped. */
 export const columnMappingSchema = z.record(
   z.string().max(200),
-  z.union([z.enum(importableFields as [string, ...string[]]), z.literal('')], {
+  z.union([z.enum(importableFields), z.literal('')], {
     error: `Map each column to one of: ${importableFields.join(', ')}`,
   }),
 );
 export type ColumnMapping = z.infer<typeof columnMappingSchema>;
 
-const normalized = (header: string) => header.toLowerCase().replace(/[^a-z0-9]/g, '');
-
 function fieldOfColumn(header: string, mapping: ColumnMapping | undefined): string | undefined {
   if (mapping && Object.hasOwn(mapping, header)) return mapping[header] || undefined;
-  const key = normalized(header);
-  return importableFields.find((field) => field.toLowerCase() === key) ?? aliases[key];
+  return fieldOfHeader(header);
 }
 
 /** A cell as the customer schema expects it: numbers, booleans and tag lists from text. */
