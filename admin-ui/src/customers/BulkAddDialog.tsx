@@ -16,9 +16,16 @@ import {
   TextField,
   Typography,
 } from '@mui/material';
-import { type ChangeEvent, useState } from 'react';
+import { type ChangeEvent, useMemo, useState } from 'react';
 import { useNotify, useRefresh, useTranslate } from 'react-admin';
-import { csvBatches } from './bulkRows';
+import { csvBatches, csvColumns } from './bulkRows';
+import { ColumnMappingTable } from './ColumnMappingTable';
+import {
+  type ColumnChoice,
+  type ColumnMapping,
+  columnMapping,
+  mappingProblems,
+} from './columnMapping';
 import { type ImportAnswer, importCsv } from './customerApi';
 
 /** Rows sent per request: small enough for the progress bar to move, large enough to be quick. */
@@ -64,9 +71,33 @@ function ReportTable({ report }: { report: Report }) {
   );
 }
 
+/** The columns of the text and the field each one fills: pre-selected, then as the user chose. */
+function useColumnMapping(text: string) {
+  const [choices, setChoices] = useState<ColumnMapping>({});
+  const columns = useMemo(() => csvColumns(text), [text]);
+  const mapping = useMemo(
+    () =>
+      columnMapping(
+        columns.map((column) => column.header),
+        choices,
+      ),
+    [columns, choices],
+  );
+  return {
+    columns,
+    mapping,
+    problems: mappingProblems(mapping),
+    choose: (header: string, choice: ColumnChoice) =>
+      setChoices((before) => ({ ...before, [header]: choice })),
+    reset: () => setChoices({}),
+  };
+}
+
 /**
  * Adds many customers from pasted text or a CSV file, through the server's import route in
- * batches: a progress bar while it runs, then a line-by-line report (added, duplicate, invalid).
+ * batches: first the user matches the file's columns to customer fields (a list of emails has
+ * none to match), then a progress bar while it runs, then a line-by-line report (added,
+ * duplicate, invalid).
  */
 export function BulkAddDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
   const translate = useTranslate();
@@ -77,12 +108,17 @@ export function BulkAddDialog({ open, onClose }: { open: boolean; onClose: () =>
   const [progress, setProgress] = useState<{ done: number; total: number }>();
   const [report, setReport] = useState<Report>();
   const running = progress !== undefined && progress.done < progress.total;
+  const mappingStep = useColumnMapping(text);
+  const mapped = mappingStep.columns.length > 0;
+  const blocked =
+    mapped && (mappingStep.problems.missingEmail || mappingStep.problems.repeated.size > 0);
 
   const close = () => {
     setText('');
     setFileName(undefined);
     setProgress(undefined);
     setReport(undefined);
+    mappingStep.reset();
     onClose();
   };
 
@@ -90,6 +126,7 @@ export function BulkAddDialog({ open, onClose }: { open: boolean; onClose: () =>
     const file = event.target.files?.[0];
     if (!file) return;
     setFileName(file.name);
+    mappingStep.reset();
     setText(await file.text());
   };
 
@@ -105,7 +142,7 @@ export function BulkAddDialog({ open, onClose }: { open: boolean; onClose: () =>
     setProgress({ done: 0, total });
     try {
       for (const batch of batches) {
-        const answer = await importCsv(batch.csv);
+        const answer = await importCsv(batch.csv, mapped ? mappingStep.mapping : undefined);
         rows.push(...answer.results.map((row) => ({ ...row, line: row.line + batch.lineShift })));
         setProgress((now) => now && { ...now, done: now.done + batch.rows });
       }
@@ -151,6 +188,15 @@ export function BulkAddDialog({ open, onClose }: { open: boolean; onClose: () =>
             </Typography>
           )}
         </Box>
+        {mapped && (
+          <ColumnMappingTable
+            columns={mappingStep.columns}
+            mapping={mappingStep.mapping}
+            problems={mappingStep.problems}
+            onChoose={mappingStep.choose}
+            disabled={running}
+          />
+        )}
         {progress && (
           <Box>
             <LinearProgress
@@ -178,7 +224,7 @@ export function BulkAddDialog({ open, onClose }: { open: boolean; onClose: () =>
       </DialogContent>
       <DialogActions>
         <Button onClick={close}>{translate('app.customers.actions.close')}</Button>
-        <Button variant="contained" onClick={() => void send()} disabled={running}>
+        <Button variant="contained" onClick={() => void send()} disabled={running || blocked}>
           {translate('app.customers.bulk.submit')}
         </Button>
       </DialogActions>

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { csvBatches, csvRecords } from './bulkRows';
+import { csvBatches, csvCells, csvColumns, csvRecords } from './bulkRows';
 
 describe('bulk add input', () => {
   it('keeps a quoted line break inside its record', () => {
@@ -28,5 +28,44 @@ describe('bulk add input', () => {
 
   it('has nothing to send for blank input', () => {
     expect(csvBatches('  \n', 10)).toEqual([]);
+  });
+
+  it('sends a CSV whose header names no email column as it is, for the mapping to fix', () => {
+    const batches = csvBatches('Correo,Nombre\nana@x.test,Ana', 10);
+    expect(batches[0]?.csv).toBe('Correo,Nombre\nana@x.test,Ana');
+  });
+});
+
+describe('the columns of the mapping step', () => {
+  it('splits a record as the server does: quoted commas, doubled quotes, a CR before the LF', () => {
+    expect(csvCells('"Dee, Jr.","say ""hi""",,last\r')).toEqual([
+      'Dee, Jr.',
+      'say "hi"',
+      '',
+      'last',
+    ]);
+  });
+
+  it('names each header once, trimmed, with its cell in the first data row', () => {
+    const csv =
+      '\uFEFFFirst Name, Surname ,E-mail,"Notes, long",E-mail\nAda,Lovelace,ada@x.test,"one\ntwo"\nBob';
+    expect(csvColumns(csv)).toEqual([
+      { header: 'First Name', sample: 'Ada' },
+      { header: 'Surname', sample: 'Lovelace' },
+      { header: 'E-mail', sample: 'ada@x.test' },
+      { header: 'Notes, long', sample: 'one\ntwo' },
+    ]);
+  });
+
+  it('has samples only for the cells the first row has', () => {
+    expect(csvColumns('email,name\n')).toEqual([
+      { header: 'email', sample: '' },
+      { header: 'name', sample: '' },
+    ]);
+  });
+
+  it('has none for a list of emails or blank text', () => {
+    expect(csvColumns('a@x.test\nb@x.test')).toEqual([]);
+    expect(csvColumns('\n  \n')).toEqual([]);
   });
 });

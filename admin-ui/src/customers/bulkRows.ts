@@ -17,14 +17,17 @@ interface CsvRecord {
   line: number;
 }
 
-/** Records of CSV text with their first line; a line break inside quotes does not end one. */
-export function csvRecords(csv: string): CsvRecord[] {
+/**
+ * Records of CSV text with their first line; a line break inside quotes does not end one. Stops
+ * after `limit` records (the mapping step reads only the header and the first row).
+ */
+export function csvRecords(csv: string, limit = Number.POSITIVE_INFINITY): CsvRecord[] {
   const records: CsvRecord[] = [];
   let quoted = false;
   let start = 0;
   let line = 1;
   let startLine = 1;
-  for (let index = 0; index <= csv.length; index++) {
+  for (let index = 0; index <= csv.length && records.length < limit; index++) {
     const char = csv[index];
     if (char === '"') quoted = !quoted;
     else if (index === csv.length || (char === '\n' && !quoted)) {
@@ -37,19 +40,73 @@ export function csvRecords(csv: string): CsvRecord[] {
   return records;
 }
 
-const headerNamesEmail = (line: string) =>
-  line
-    .split(/[,;\t]/)
-    .some((cell) => /^"?\s*(e-?mail|email ?address|mail)\s*"?$/i.test(cell.trim()));
+/** The cells of one CSV record, as the server reads them: comma-separated, `""` in quotes is `"`. */
+export function csvCells(record: string): string[] {
+  const cells: string[] = [];
+  let cell = '';
+  let quoted = false;
+  for (let index = 0; index < record.length; index++) {
+    const char = record[index];
+    if (quoted && char === '"' && record[index + 1] === '"') {
+      cell += '"';
+      index++;
+    } else if (char === '"') quoted = !quoted;
+    else if (char === ',' && !quoted) {
+      cells.push(cell);
+      cell = '';
+    } else cell += char;
+  }
+  cells.push(cell.replace(/\r$/, ''));
+  return cells;
+}
+
+const withoutBom = (text: string) => text.replace(/^\uFEFF/, '');
+
+const looksLikeEmail = (cell: string) => /^[^\s@,]+@[^\s@,]+$/.test(cell.trim());
 
 /**
- * Batches of at most `size` rows. Text whose first line names no email column is taken as a
- * list of emails, one a line, and gets an `email` header (its lines keep their numbers).
+ * Text whose first record is a single email is a list of emails, one a line, with no header.
+ * Anything else starts with a header line, whose columns the user maps to customer fields.
+ */
+function isListOfEmails(firstRecord: string): boolean {
+  const cells = csvCells(firstRecord);
+  return cells.length === 1 && looksLikeEmail(cells[0] ?? '');
+}
+
+export interface CsvColumn {
+  /** The header as the server matches it (trimmed); the key of the column mapping. */
+  header: string;
+  /** The column's cell in the first data row, '' when there is none. */
+  sample: string;
+}
+
+/**
+ * The columns named by the header line, each once (a mapping names a column by its header), with
+ * its first row's cell; none for a list of emails or blank text.
+ */
+export function csvColumns(text: string): CsvColumn[] {
+  const csv = withoutBom(text);
+  const [header, firstRow] = csvRecords(csv, 2);
+  if (!header) return [];
+  const headerText = csv.slice(header.start, header.end);
+  if (isListOfEmails(headerText)) return [];
+  const samples = firstRow ? csvCells(csv.slice(firstRow.start, firstRow.end)) : [];
+  const columns = new Map<string, CsvColumn>();
+  csvCells(headerText).forEach((cell, index) => {
+    const name = cell.trim();
+    if (!columns.has(name)) columns.set(name, { header: name, sample: samples[index] ?? '' });
+  });
+  return [...columns.values()];
+}
+
+/**
+ * Batches of at most `size` rows. A list of emails gets an `email` header (its lines keep their
+ * numbers).
  */
 export function csvBatches(text: string, size: number): CsvBatch[] {
-  const input = text.replace(/^\uFEFF/, '');
-  const firstLine = input.trimStart().split(/\r?\n/, 1)[0] ?? '';
-  const listOfEmails = !headerNamesEmail(firstLine);
+  const input = withoutBom(text);
+  const [first] = csvRecords(input, 1);
+  const listOfEmails = first !== undefined && isListOfEmails(input.slice(first.start, first.end));
   const csv = listOfEmails ? `email\n${input}` : input;
   const [header, ...records] = csvRecords(csv);
   if (!header) return [];

@@ -87,12 +87,22 @@ export const sendPushNotification = (
   notification: { title: string; message: string },
 ) => callApi(`${customerPath(id)}/notifications`, { method: 'POST', body: notification });
 
-/** CSV text (header line first) through the import route; lines are numbered as in the text. */
-export async function importCsv(csv: string): Promise<ImportAnswer> {
+/**
+ * CSV text (header line first) through the import route; lines are numbered as in the text.
+ * `mapping` names each column's field (`{"E-mail": "email", "Favourite colour": ""}`).
+ */
+export async function importCsv(
+  csv: string,
+  mapping?: Record<string, string>,
+): Promise<ImportAnswer> {
+  const upload = new FormData();
+  upload.set('file', new Blob([csv], { type: 'text/csv' }), 'customers.csv');
+  if (mapping) upload.set('mapping', JSON.stringify(mapping));
+  // No Content-Type: the browser sets multipart/form-data with its boundary.
   const { json } = await httpClient(`${apiUrl}/customers/import`, {
     method: 'POST',
-    headers: new Headers({ Accept: 'application/json', 'Content-Type': 'text/csv' }),
-    body: csv,
+    headers: new Headers({ Accept: 'application/json' }),
+    body: upload,
   });
   return json as ImportAnswer;
 }
