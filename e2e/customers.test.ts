@@ -23,6 +23,10 @@ const languages = {
     bulkAdd: 'Bulk add',
     paste: 'Paste CSV or one email per line',
     sendRows: 'Add customers',
+    fieldOf: (column: string) => `Customer field for column ${column}`,
+    skip: "Don't import",
+    needEmail: 'Choose the column that holds the email: there is nothing to import without it.',
+    repeated: 'Chosen for more than one column',
     exportCsv: 'Export CSV',
     remove: 'Remove',
     confirm: 'Confirm',
@@ -60,6 +64,10 @@ const languages = {
     bulkAdd: 'إضافة جماعية',
     paste: 'الصق CSV أو بريدًا إلكترونيًا في كل سطر',
     sendRows: 'إضافة العملاء',
+    fieldOf: (column: string) => `حقل العميل للعمود ${column}`,
+    skip: 'عدم الاستيراد',
+    needEmail: 'اختر العمود الذي يحتوي على البريد الإلكتروني: لا شيء يُستورد من دونه.',
+    repeated: 'مختار لأكثر من عمود',
     exportCsv: 'تصدير CSV',
     remove: 'حذف',
     confirm: 'تأكيد',
@@ -90,6 +98,8 @@ interface Customer {
   email: string;
   version: number;
 }
+
+type ImportedCustomer = Customer & Record<'name' | 'lastName' | 'phone' | 'notes', string>;
 
 /** Polls as long as a step may take: the list's search waits out a debounce and a request. */
 const eventually = { timeout: 15_000 };
@@ -127,6 +137,15 @@ async function customersPage(
 }
 
 const dialog = (page: Page) => page.getByRole('dialog');
+
+/**
+ * Escape on the dialog itself (the focus may have left it: a file upload, a button disabled while
+ * it ran), then waits until it is gone, so that nothing in it matches what the test looks for next.
+ */
+async function closeDialog(page: Page) {
+  await dialog(page).press('Escape');
+  await dialog(page).waitFor({ state: 'hidden' });
+}
 const row = (page: Page, text: string) => page.getByRole('row').filter({ hasText: text });
 
 /** The moment as a datetime-local input takes it, in the browser's own time zone. */
@@ -202,7 +221,7 @@ describeInBrowser('customers', (suite) => {
       await visible(
         report.getByRole('row').filter({ hasText: texts.duplicate }).filter({ hasText: taken }),
       );
-      await page.keyboard.press('Escape');
+      await closeDialog(page);
       await visible(row(page, fresh));
 
       // A CSV file instead of pasted text.
@@ -220,8 +239,7 @@ describeInBrowser('customers', (suite) => {
         .toContain(uploaded);
       await dialog(page).getByRole('button', { name: texts.sendRows }).click();
       await visible(dialog(page).getByText(texts.summary(1, 0, 0)));
-      // Escape on the dialog itself: after a file upload the focus is no longer inside it.
-      await dialog(page).press('Escape');
+      await closeDialog(page);
 
       // The selected rows leave as the server's CSV export.
       await row(page, fresh).getByRole('checkbox').check();
@@ -243,6 +261,75 @@ describeInBrowser('customers', (suite) => {
       await dialog(page).getByRole('button', { name: texts.confirm }).click();
       await expect.poll(() => row(page, fresh).count(), eventually).toBe(0);
       await visible(row(page, uploaded));
+      await context.close();
+    });
+
+    it(`maps a CSV file's columns to customer fields before importing it (${language})`, async () => {
+      const company = await verifiedCompany(suite.portal);
+      // The customers page is ready once its list shows a row.
+      await addCustomer(suite.portal, company, { email: uniqueEmail('known'), name: 'Known' });
+      const { context, page } = await customersPage(suite, company, texts);
+      const [zoe, yan] = [uniqueEmail('zoe'), uniqueEmail('yan')];
+      await page.getByRole('button', { name: texts.bulkAdd }).click();
+      await dialog(page)
+        .locator('input[type=file]')
+        .setInputFiles({
+          name: 'contacts.csv',
+          mimeType: 'text/csv',
+          buffer: Buffer.from(
+            [
+              'First Name,Surname,E-mail,Mobile,Favourite colour',
+              `Zoe,Quill,${zoe},+1 555 0101,teal`,
+              `Yan,Reed,${yan},+1 555 0102,amber`,
+            ].join('\n'),
+          ),
+        });
+      const fieldOf = (column: string) => dialog(page).getByLabel(texts.fieldOf(column));
+      await visible(fieldOf('First Name'));
+      const preselected = async () => {
+        const columns = ['First Name', 'Surname', 'E-mail', 'Mobile', 'Favourite colour'];
+        return Promise.all(columns.map((column) => fieldOf(column).inputValue()));
+      };
+      expect(await preselected()).toEqual(['name', 'lastName', 'email', 'phone', '']);
+      // Each column shows its cell in the file's first row.
+      await visible(row(page, 'Favourite colour').getByText('teal'));
+
+      const send = dialog(page).getByRole('button', { name: texts.sendRows });
+      await fieldOf('E-mail').selectOption({ label: texts.skip });
+      await visible(dialog(page).getByText(texts.needEmail));
+      expect(await send.isDisabled()).toBe(true);
+      await fieldOf('E-mail').selectOption('email');
+      await fieldOf('Surname').selectOption('name');
+      await visible(dialog(page).getByText(texts.repeated).first());
+      expect(await send.isDisabled()).toBe(true);
+      await fieldOf('Surname').selectOption('lastName');
+      await fieldOf('Favourite colour').selectOption('notes');
+      await fieldOf('Mobile').selectOption({ label: texts.skip });
+
+      await send.click();
+      await visible(dialog(page).getByText(texts.summary(2, 0, 0)));
+      await closeDialog(page);
+      await visible(row(page, 'Zoe Quill'));
+      const imported = await suite.portal.api<ImportedCustomer[]>(
+        'GET',
+        `/customers?filter=${encodeURIComponent(JSON.stringify({ q: '@investors.test' }))}`,
+        { token: company.token },
+      );
+      expect(
+        imported
+          .filter(({ email }) => email === zoe || email === yan)
+          .map(({ email, name, lastName, phone, notes }) => ({
+            email,
+            name,
+            lastName,
+            phone,
+            notes,
+          }))
+          .sort((a, b) => a.name.localeCompare(b.name)),
+      ).toEqual([
+        { email: yan, name: 'Yan', lastName: 'Reed', phone: '', notes: 'amber' },
+        { email: zoe, name: 'Zoe', lastName: 'Quill', phone: '', notes: 'teal' },
+      ]);
       await context.close();
     });
 
