@@ -20,7 +20,10 @@ function startAfterFirstPaint(): Plugin {
       handler(html) {
         const entry = html.match(entryScript)?.[1];
         if (!entry) throw new Error('index.html: the entry <script type="module"> was not found');
-        const loader = readFileSync(local('startAfterFirstPaint.js'), 'utf8').replace(/^\/\/.*\n/gm, '');
+        const loader = readFileSync(local('startAfterFirstPaint.js'), 'utf8').replace(
+          /^\/\/.*\n/gm,
+          '',
+        );
         return html.replace(
           entryScript,
           `<script>\n${loader.replace('__ENTRY__', entry)}</script>`,
