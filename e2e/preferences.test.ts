@@ -16,6 +16,18 @@ const direction = (page: Page) =>
     attribute: document.documentElement.getAttribute('dir'),
   }));
 
+/**
+ * The side of a toolbar button's icon that keeps it apart from its label (MUI's 8 px margin):
+ * 'right' in left-to-right, 'left' once the right-to-left styles flipped it.
+ */
+const iconGapSide = (page: Page) =>
+  page.evaluate(() => {
+    const icon = document.querySelector('.MuiButton-startIcon');
+    if (!icon) return 'no icon';
+    const { marginLeft, marginRight } = getComputedStyle(icon);
+    return marginRight === '8px' ? 'right' : marginLeft === '8px' ? 'left' : 'none';
+  });
+
 /** The computed background of the app's main area, which every theme paints. */
 const background = (page: Page) =>
   page.evaluate(() => getComputedStyle(document.body).backgroundColor);
@@ -27,9 +39,12 @@ describeInBrowser('languages and themes', (suite) => {
     const { context, page } = await signedInPage(suite.browser, suite.portal, company, '/');
     await waitForPath(page, '/customers/all');
     expect(await direction(page)).toEqual({ document: 'ltr', attribute: 'ltr' });
+    await expect.poll(() => iconGapSide(page)).toBe('right');
 
     await chooseLanguage(page, arabic);
     await expect.poll(() => direction(page)).toEqual({ document: 'rtl', attribute: 'rtl' });
+    // Not only the direction: every style is flipped (margins, paddings, positions).
+    await expect.poll(() => iconGapSide(page)).toBe('left');
     // The labels follow the direction within a render or two (the customers list re-renders too).
     await expect.poll(() => navItem(page, 'Customers').count()).toBe(0);
     const sidebar = page.getByRole('navigation').first();
@@ -40,6 +55,7 @@ describeInBrowser('languages and themes', (suite) => {
 
     await page.reload();
     await expect.poll(() => direction(page)).toEqual({ document: 'rtl', attribute: 'rtl' });
+    await expect.poll(() => iconGapSide(page)).toBe('left');
     await context.close();
   });
 
