@@ -321,12 +321,21 @@ async function exportFigures(
   company: SeedCompany,
   auth: Record<string, string>,
 ): Promise<Figure[]> {
+  // A seventh of the rows first: if the export streams, the memory it takes does not grow with
+  // the number of rows.
+  const seventh = q({ investorStatus: ['Registered with the product'] });
+  const part = await timedDownload(
+    `${app.url}/api/customers/export.csv?filter=${seventh}`,
+    auth,
+    app.pid,
+  );
   const real = await timedDownload(`${app.url}/api/customers/export.csv`, auth, app.pid);
   const naive = await timedDownload(`${bare.url}/export/${company.companyId}`, {}, bare.pid);
   console.error(
-    `  export: app ${real.ms.toFixed(0)} ms, ${real.lines} lines, +${real.growthMb.toFixed(0)} MB; naive ${naive.ms.toFixed(0)} ms, +${naive.growthMb.toFixed(0)} MB`,
+    `  export: app ${real.ms.toFixed(0)} ms, ${real.lines} lines, +${real.growthMb.toFixed(0)} MB (${part.lines} lines: +${part.growthMb.toFixed(0)} MB); naive ${naive.ms.toFixed(0)} ms, +${naive.growthMb.toFixed(0)} MB`,
   );
   const rows = (real.lines - 1).toLocaleString('en-US');
+  const partRows = (part.lines - 1).toLocaleString('en-US');
   return [
     figure(SECTION, `CSV export of ${rows} customers, time`, real.ms, 'ms', {
       baseline: { name: 'all rows in memory, then CSV', value: naive.ms },
@@ -334,7 +343,7 @@ async function exportFigures(
     }),
     figure(SECTION, 'CSV export, app memory growth (peak RSS − before)', real.growthMb, 'MB', {
       baseline: { name: 'all rows in memory, then CSV', value: naive.growthMb },
-      note: `app peak RSS ${real.peakMb.toFixed(0)} MB; the naive server's ${naive.peakMb.toFixed(0)} MB`,
+      note: `app peak RSS ${real.peakMb.toFixed(0)} MB; the naive server's ${naive.peakMb.toFixed(0)} MB; exporting ${partRows} rows first grew it ${part.growthMb.toFixed(0)} MB`,
     }),
   ];
 }
