@@ -1,5 +1,7 @@
+import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { promisify } from 'node:util';
 import { PostgresEventStore } from '@issuer/eventstore';
 import {
   accountProjections,
@@ -136,6 +138,7 @@ export async function benchCustomers(options: BenchOptions): Promise<Figure[]> {
     );
 
     figures.push(...(await exportFigures(app, bare, firstCompany, auth)));
+    figures.push(await exportHeapFigure(url, firstCompany));
 
     const asOfPath = `/api/customers/${seeded.longStream.customerId}?asOf=${new Date().toISOString()}`;
     await expectOk(`${app.url}${asOfPath}`, auth);
@@ -313,6 +316,43 @@ async function timedDownload(url: string, headers: Record<string, string>, pid: 
     growthMb: (peak - before) / 1024,
     peakMb: peak / 1024,
   };
+}
+
+/**
+ * The export's pipeline in a process of its own with a garbage collection before each sample
+ * (bench/probes/exportHeap.ts): the heap still in use at 10,000 rows and at the last row. RSS
+ * alone cannot tell rows held from garbage V8 has not collected yet.
+ */
+async function exportHeapFigure(url: string, company: SeedCompany): Promise<Figure> {
+  const { stdout } = await promisify(execFile)(
+    process.execPath,
+    ['--expose-gc', '--import', 'tsx', 'bench/probes/exportHeap.ts', url, company.companyId],
+    { maxBuffer: 1 << 20 },
+  );
+  const { rows, samples } = JSON.parse(stdout) as {
+    rows: number;
+    samples: { rows: number; heapMb: number }[];
+  };
+  const first = samples[0];
+  const last = samples.at(-1);
+  if (!first || !last) throw new Error(`the export probe sampled nothing (${rows} rows)`);
+  const peak = Math.max(...samples.map((sample) => sample.heapMb));
+  console.error(
+    `  export heap after GC: ${samples.map((s) => `${s.rows}: ${s.heapMb.toFixed(1)} MB`).join(', ')}`,
+  );
+  return figure(
+    SECTION,
+    `CSV export, heap in use after GC at ${last.rows.toLocaleString('en-US')} rows`,
+    last.heapMb,
+    'MB',
+    {
+      baseline: {
+        name: `the same at ${first.rows.toLocaleString('en-US')} rows`,
+        value: first.heapMb,
+      },
+      note: `highest of ${samples.length} samples every 10,000 rows: ${peak.toFixed(1)} MB; flat means no row is held once written`,
+    },
+  );
 }
 
 async function exportFigures(

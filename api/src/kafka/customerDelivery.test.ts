@@ -1,0 +1,90 @@
+import { integrationTopics } from '@issuer/events';
+import { createKafka, ensureTopics } from '@issuer/kafka';
+import { kafkaBrokersForTests, RecordingConsumer, testKafkaSettings } from '@issuer/kafka/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  type CustomersHarness,
+  startCustomersHarness,
+} from '../customers/testing/customersHarness';
+import { jsonOf } from '../http/testing/responses';
+import { type Publishing, startPublishing } from './publishing';
+
+const brokers = kafkaBrokersForTests();
+
+describe.skipIf(brokers === undefined)('customer commands through the API, on Kafka', () => {
+  const settings = testKafkaSettings(brokers ?? []);
+  let h: CustomersHarness;
+  let publishing: Publishing;
+  let consumer: RecordingConsumer;
+
+  beforeAll(async () => {
+    h = await startCustomersHarness();
+    publishing = await startPublishing({
+      config: { kafka: settings },
+      store: h.store,
+      pool: h.pool,
+      logger: h.deps.logger,
+    });
+    const kafka = createKafka(settings, h.deps.logger);
+    await ensureTopics(kafka, settings);
+    consumer = await RecordingConsumer.start(kafka, integrationTopics(settings.topicPrefix));
+  });
+  afterAll(async () => {
+    await consumer?.stop();
+    await publishing?.stop();
+    await h?.close();
+  });
+
+  it('publishes a customer’s life on issuer.customers.v1, in order, keyed by the customer, without the email reservation', async () => {
+    const company = await h.verifiedCompany();
+    const customer = await h.addCustomer(company.token, {
+      name: 'Ada',
+      email: 'ada@kafka.test',
+      notes: 'met at the fair',
+    });
+    const path = `/api/customers/${customer.id}`;
+    const commands = [
+      h.call('POST', `${path}/star`, { token: company.token }),
+      h.call('POST', `${path}/investor-status`, {
+        token: company.token,
+        body: { status: 'Registered with the product' },
+      }),
+      h.call('POST', `${path}/investor-status`, {
+        token: company.token,
+        body: { status: 'Cancelled', reason: 'Changed their mind', evidence: 'email-2207' },
+      }),
+    ];
+    for (const command of commands) expect((await command).status).toBe(200);
+
+    const stream = `Customer-${customer.id}`;
+    const ofCustomer = () => consumer.records.filter((record) => record.key === stream);
+    await consumer.waitUntil(() => ofCustomer().length >= 4);
+    const records = ofCustomer();
+    expect(records.map((record) => record.topic)).toEqual(
+      Array(4).fill(`${settings.topicPrefix}.customers.v1`),
+    );
+    expect(records.map((record) => record.envelope.type)).toEqual([
+      'CustomerAdded',
+      'CustomerStarred',
+      'InvestorStatusChanged',
+      'InvestorStatusChanged',
+    ]);
+    expect(records.map((record) => record.envelope.streamRevision)).toEqual(['0', '1', '2', '3']);
+    expect(records[3]?.envelope).toMatchObject({
+      companyId: company.companyId,
+      data: {
+        customerId: customer.id,
+        from: 'Registered with the product',
+        to: 'Cancelled',
+        reason: 'Changed their mind',
+        evidence: 'email-2207',
+        changedBy: company.userId,
+      },
+    });
+    const stored = await jsonOf<{ email: string }>(
+      await h.call('GET', path, { token: company.token }),
+    );
+    expect(stored.email).toBe('ada@kafka.test');
+    expect(consumer.records.some((record) => record.key.startsWith('CustomerEmail-'))).toBe(false);
+  });
+});
