@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import type { EventMetadata } from '@issuer/events';
 import type pg from 'pg';
+import { type BulkRow, insertBulkRows } from './loadHistory';
 
 /**
  * Customers as events, written straight into the PostgreSQL store's tables in big transactions
@@ -112,15 +112,7 @@ export const searchTerm = 'hanna';
 const at = '2025-06-01T09:00:00.000Z';
 const eventsPerTransaction = 25_000;
 
-interface Row {
-  ord: number;
-  stream_id: string;
-  revision: number;
-  id: string;
-  type: string;
-  data: unknown;
-  metadata: EventMetadata;
-}
+type Row = BulkRow;
 
 function profile(n: number) {
   const first = firstNames[n % firstNames.length] ?? 'Ada';
@@ -146,13 +138,13 @@ function profile(n: number) {
   };
 }
 
-/** The events of customer `n` of a company, as [streamId, revision, type, data] rows. */
-function customerEvents(company: SeedCompany, n: number): Omit<Row, 'ord' | 'id' | 'metadata'>[] {
+type StreamRow = Omit<Row, 'ord' | 'id' | 'metadata'>;
+
+/** A new customer's first events: the email reservation and CustomerAdded. */
+function addedCustomer(company: SeedCompany, fields: ReturnType<typeof profile>) {
   const customerId = randomUUID();
   const ids = { customerId, companyId: company.companyId };
-  const stream = `Customer-${customerId}`;
-  const fields = profile(n);
-  const rows: Omit<Row, 'ord' | 'id' | 'metadata'>[] = [
+  const rows: StreamRow[] = [
     {
       stream_id: `CustomerEmail-${company.companyId}:${fields.email}`,
       revision: 0,
@@ -160,7 +152,7 @@ function customerEvents(company: SeedCompany, n: number): Omit<Row, 'ord' | 'id'
       data: { companyId: company.companyId, email: fields.email, customerId },
     },
     {
-      stream_id: stream,
+      stream_id: `Customer-${customerId}`,
       revision: 0,
       type: 'CustomerAdded',
       data: {
@@ -173,6 +165,13 @@ function customerEvents(company: SeedCompany, n: number): Omit<Row, 'ord' | 'id'
       },
     },
   ];
+  return { customerId, ids, rows };
+}
+
+/** The events of customer `n` of a company, as [streamId, revision, type, data] rows. */
+function customerEvents(company: SeedCompany, n: number): StreamRow[] {
+  const { customerId, ids, rows } = addedCustomer(company, profile(n));
+  const stream = `Customer-${customerId}`;
   let revision = 1;
   if (n % 20 === 0)
     rows.push({ stream_id: stream, revision: revision++, type: 'CustomerStarred', data: ids });
@@ -198,30 +197,8 @@ function customerEvents(company: SeedCompany, n: number): Omit<Row, 'ord' | 'id'
 
 /** One customer whose stream is `events` long (an add, then edits of the notes). */
 function longCustomer(company: SeedCompany, events: number) {
-  const customerId = randomUUID();
-  const ids = { customerId, companyId: company.companyId };
   const fields = { ...profile(0), email: 'long.history@mail.example', name: 'Longstream' };
-  const rows: Omit<Row, 'ord' | 'id' | 'metadata'>[] = [
-    {
-      stream_id: `CustomerEmail-${company.companyId}:${fields.email}`,
-      revision: 0,
-      type: 'CustomerEmailReserved',
-      data: { companyId: company.companyId, email: fields.email, customerId },
-    },
-    {
-      stream_id: `Customer-${customerId}`,
-      revision: 0,
-      type: 'CustomerAdded',
-      data: {
-        ...ids,
-        profile: fields,
-        leadStatus: 'Cold',
-        investorStatus: 'Not Registered',
-        starred: false,
-        addedAt: at,
-      },
-    },
-  ];
+  const { customerId, ids, rows } = addedCustomer(company, fields);
   for (let revision = 1; revision < events; revision += 1) {
     rows.push({
       stream_id: `Customer-${customerId}`,
@@ -233,27 +210,6 @@ function longCustomer(company: SeedCompany, events: number) {
   return { customerId, rows };
 }
 
-async function insertRows(pool: pg.Pool, rows: readonly Row[]): Promise<void> {
-  const client = await pool.connect();
-  try {
-    await client.query('BEGIN');
-    await client.query(
-      `INSERT INTO es_events (position, stream_id, revision, event_id, type, data, metadata, recorded_at)
-       SELECT (pg_current_xact_id()::text::bigint << 20) + r.ord, r.stream_id, r.revision, r.id,
-              r.type, r.data, r.metadata, date_trunc('milliseconds', now())
-         FROM jsonb_to_recordset($1::jsonb) AS r(
-           ord bigint, stream_id text, revision bigint, id uuid, type text, data jsonb, metadata jsonb)`,
-      [JSON.stringify(rows)],
-    );
-    await client.query('COMMIT');
-  } catch (error) {
-    await client.query('ROLLBACK').catch(() => {});
-    throw error;
-  } finally {
-    client.release();
-  }
-}
-
 export async function bulkLoadCustomers(
   pool: pg.Pool,
   companies: readonly SeedCompany[],
@@ -262,7 +218,7 @@ export async function bulkLoadCustomers(
   onProgress: (customers: number) => void,
 ): Promise<SeededCustomers> {
   const started = performance.now();
-  const metadataOf = (company: SeedCompany): EventMetadata => ({
+  const metadataOf = (company: SeedCompany): Row['metadata'] => ({
     companyId: company.companyId,
     userId: company.userId,
     correlationId: randomUUID(),
@@ -276,7 +232,7 @@ export async function bulkLoadCustomers(
   let lastReport = 0;
   const flush = async () => {
     if (batch.length === 0) return;
-    await insertRows(pool, batch);
+    await insertBulkRows(pool, batch);
     events += batch.length;
     batch = [];
     if (customers - lastReport >= 100_000) {

@@ -111,24 +111,7 @@ export async function bulkLoadHistory(
     );
     companyZero ??= window[0];
     const rows = interleave(window);
-    const client = await pool.connect();
-    try {
-      await client.query('BEGIN');
-      await client.query(
-        `INSERT INTO es_events (position, stream_id, revision, event_id, type, data, metadata, recorded_at)
-         SELECT (pg_current_xact_id()::text::bigint << 20) + r.ord, r.stream_id, r.revision, r.id,
-                r.type, r.data, r.metadata, date_trunc('milliseconds', now())
-           FROM jsonb_to_recordset($1::jsonb) AS r(
-             ord bigint, stream_id text, revision bigint, id uuid, type text, data jsonb, metadata jsonb)`,
-        [JSON.stringify(rows)],
-      );
-      await client.query('COMMIT');
-    } catch (error) {
-      await client.query('ROLLBACK').catch(() => {});
-      throw error;
-    } finally {
-      client.release();
-    }
+    await insertBulkRows(pool, rows);
     transactions += 1;
     events += rows.length;
     if (events - lastReport >= 100_000) {
@@ -145,7 +128,32 @@ export async function bulkLoadHistory(
   };
 }
 
-interface BulkRow {
+/**
+ * Rows straight into the PostgreSQL store's table in one transaction, as `es_append` writes them:
+ * positions `(xid << 20) + ord`, so `ord` orders the rows within the transaction.
+ */
+export async function insertBulkRows(pool: pg.Pool, rows: readonly BulkRow[]): Promise<void> {
+  const client = await pool.connect();
+  try {
+    await client.query('BEGIN');
+    await client.query(
+      `INSERT INTO es_events (position, stream_id, revision, event_id, type, data, metadata, recorded_at)
+       SELECT (pg_current_xact_id()::text::bigint << 20) + r.ord, r.stream_id, r.revision, r.id,
+              r.type, r.data, r.metadata, date_trunc('milliseconds', now())
+         FROM jsonb_to_recordset($1::jsonb) AS r(
+           ord bigint, stream_id text, revision bigint, id uuid, type text, data jsonb, metadata jsonb)`,
+      [JSON.stringify(rows)],
+    );
+    await client.query('COMMIT');
+  } catch (error) {
+    await client.query('ROLLBACK').catch(() => {});
+    throw error;
+  } finally {
+    client.release();
+  }
+}
+
+export interface BulkRow {
   ord: number;
   stream_id: string;
   revision: number;

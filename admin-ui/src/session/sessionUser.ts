@@ -1,25 +1,7 @@
+import type { SessionUser } from '../../../api/src/auth/userObject';
+
 /** The session user the API answers on register, login and access-token (seed section 3). */
-export interface SessionUser {
-  role: string[];
-  uid: string;
-  from: string;
-  data: {
-    companyName: string;
-    fiatBalanceCad: number;
-    email: string;
-    photoURL: string;
-    displayName: string;
-    terminalDeviceId: string;
-    terminalDeviceId2: string;
-    terminalDeviceId3: string;
-    providers: string[];
-    verified: 0 | 1;
-    settings: Record<string, unknown>;
-    shortcuts: string[];
-  };
-  isIssuer: boolean;
-  activeTerminalId: string;
-}
+export type { SessionUser };
 
 export interface SessionAnswer {
   user?: SessionUser;

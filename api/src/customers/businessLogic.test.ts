@@ -1,6 +1,7 @@
 import {
   type CustomerEvent,
   type CustomerProfile,
+  emptyCustomerProfile,
   type InvestorStatus,
   investorStatuses,
   type TransitionKind,
@@ -17,23 +18,12 @@ const companyId = 'c-1';
 const customerId = 'cu-1';
 const now = new Date('2025-03-01T10:00:00.000Z');
 const profile: CustomerProfile = {
+  ...emptyCustomerProfile,
   name: 'Ada',
   lastName: 'Lovelace',
-  nickname: '',
-  avatar: '',
   company: 'Analytical Engines',
   jobTitle: 'CTO',
   email: 'ada@engines.test',
-  phone: '',
-  address: '',
-  birthday: '',
-  notes: '',
-  tags: [],
-  roundId: '',
-  tokenPrice: null,
-  tokenBalance: null,
-  percentageOwned: null,
-  walletAddress: '',
 };
 const added = (investorStatus: InvestorStatus = 'Not Registered'): CustomerEvent => ({
   type: 'CustomerAdded',

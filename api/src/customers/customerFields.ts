@@ -1,6 +1,7 @@
 import {
   type CustomerProfile,
   customerProfileFields,
+  emptyCustomerProfile,
   investorStatus,
   leadStatus,
 } from '@issuer/events';
@@ -136,29 +137,9 @@ export interface CustomerChangesInput extends Partial<CustomerProfile> {
   starred?: boolean;
 }
 
-const emptyProfile: CustomerProfile = {
-  name: '',
-  lastName: '',
-  nickname: '',
-  avatar: '',
-  company: '',
-  jobTitle: '',
-  email: '',
-  phone: '',
-  address: '',
-  birthday: '',
-  notes: '',
-  tags: [],
-  roundId: '',
-  tokenPrice: null,
-  tokenBalance: null,
-  percentageOwned: null,
-  walletAddress: '',
-};
-
 /** A new customer's profile: what was sent, blanks for the rest. */
 export function profileOf(input: NewCustomerInput): CustomerProfile {
-  return { ...emptyProfile, ...pickProfile(input), email: input.email };
+  return { ...emptyCustomerProfile, ...pickProfile(input), email: input.email };
 }
 
 export function pickProfile(input: Partial<CustomerProfile>): Partial<CustomerProfile> {

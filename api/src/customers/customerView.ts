@@ -1,19 +1,13 @@
-import type { CustomerProfile, InvestorStatus, LeadStatus } from '@issuer/events';
 import type { CustomerRow } from '@issuer/projections';
 import type { CustomerDetails } from './customer';
 import { nextInvestorStatuses } from './investorWorkflow';
 
-/** A customer as every route answers it (react-admin's record: `id` plus the fields). */
-export interface CustomerRecord extends CustomerProfile {
-  id: string;
-  starred: boolean;
-  leadStatus: LeadStatus;
-  investorStatus: InvestorStatus;
-  createdAt: string;
-  updatedAt: string;
-  /** The stream revision: send it back as `If-Match: "<version>"` to edit safely. */
-  version: number;
-}
+/**
+ * A customer as every route answers it (react-admin's record: `id` plus the fields; `version` is
+ * the stream revision to send back as `If-Match: "<version>"`): the read model's row without what
+ * stays inside.
+ */
+export type CustomerRecord = Omit<CustomerRow, 'companyId' | 'removed' | 'position'>;
 
 export function recordOfRow(row: CustomerRow): CustomerRecord {
   const { companyId: _company, removed: _removed, position: _position, ...record } = row;

@@ -1,37 +1,31 @@
-import { integrationTopics } from '@issuer/events';
-import { createKafka, ensureTopics } from '@issuer/kafka';
-import { kafkaBrokersForTests, RecordingConsumer, testKafkaSettings } from '@issuer/kafka/testing';
+import {
+  kafkaBrokersForTests,
+  type RecordingConsumer,
+  testKafkaSettings,
+} from '@issuer/kafka/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   type CustomersHarness,
   startCustomersHarness,
 } from '../customers/testing/customersHarness';
 import { jsonOf } from '../http/testing/responses';
-import { type Publishing, startPublishing } from './publishing';
+import { publishedToConsumer } from './testing/publishedToConsumer';
 
 const brokers = kafkaBrokersForTests();
 
 describe.skipIf(brokers === undefined)('customer commands through the API, on Kafka', () => {
   const settings = testKafkaSettings(brokers ?? []);
   let h: CustomersHarness;
-  let publishing: Publishing;
+  let published: Awaited<ReturnType<typeof publishedToConsumer>>;
   let consumer: RecordingConsumer;
 
   beforeAll(async () => {
     h = await startCustomersHarness();
-    publishing = await startPublishing({
-      config: { kafka: settings },
-      store: h.store,
-      pool: h.pool,
-      logger: h.deps.logger,
-    });
-    const kafka = createKafka(settings, h.deps.logger);
-    await ensureTopics(kafka, settings);
-    consumer = await RecordingConsumer.start(kafka, integrationTopics(settings.topicPrefix));
+    published = await publishedToConsumer(h, settings);
+    consumer = published.consumer;
   });
   afterAll(async () => {
-    await consumer?.stop();
-    await publishing?.stop();
+    await published?.stop();
     await h?.close();
   });
 

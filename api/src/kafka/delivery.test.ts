@@ -1,38 +1,33 @@
-import { integrationMapping, integrationTopics, type RecordedEvent } from '@issuer/events';
-import { createKafka, defaultPublisherName, ensureTopics } from '@issuer/kafka';
-import { kafkaBrokersForTests, RecordingConsumer, testKafkaSettings } from '@issuer/kafka/testing';
+import { integrationMapping, type RecordedEvent } from '@issuer/events';
+import { defaultPublisherName } from '@issuer/kafka';
+import {
+  kafkaBrokersForTests,
+  type RecordingConsumer,
+  testKafkaSettings,
+} from '@issuer/kafka/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   type AccountsHarness,
   registered,
   startAccountsHarness,
 } from '../auth/testing/accountsHarness';
-import { type Publishing, startPublishing } from './publishing';
+import { publishedToConsumer } from './testing/publishedToConsumer';
 
 const brokers = kafkaBrokersForTests();
 
 describe.skipIf(brokers === undefined)('events appended through the API, on Kafka', () => {
   const settings = testKafkaSettings(brokers ?? []);
   let h: AccountsHarness;
-  let publishing: Publishing;
+  let published: Awaited<ReturnType<typeof publishedToConsumer>>;
   let consumer: RecordingConsumer;
 
   beforeAll(async () => {
     h = await startAccountsHarness();
-    publishing = await startPublishing({
-      config: { kafka: settings },
-      store: h.store,
-      pool: h.pool,
-      logger: h.deps.logger,
-    });
-    h.deps.projectionStatus = publishing.withStatus(h.deps.projectionStatus);
-    const kafka = createKafka(settings, h.deps.logger);
-    await ensureTopics(kafka, settings);
-    consumer = await RecordingConsumer.start(kafka, integrationTopics(settings.topicPrefix));
+    published = await publishedToConsumer(h, settings);
+    consumer = published.consumer;
   });
   afterAll(async () => {
-    await consumer?.stop();
-    await publishing?.stop();
+    await published?.stop();
     await h?.close();
   });
 

@@ -56,6 +56,27 @@ export const customerProfileFields = Object.keys(
   customerProfile.shape,
 ) as (keyof CustomerProfile)[];
 
+/** A profile with every field blank: what a new customer has beyond what was sent. */
+export const emptyCustomerProfile: CustomerProfile = {
+  name: '',
+  lastName: '',
+  nickname: '',
+  avatar: '',
+  company: '',
+  jobTitle: '',
+  email: '',
+  phone: '',
+  address: '',
+  birthday: '',
+  notes: '',
+  tags: [],
+  roundId: '',
+  tokenPrice: null,
+  tokenBalance: null,
+  percentageOwned: null,
+  walletAddress: '',
+};
+
 const ids = { customerId: z.string(), companyId: z.string() };
 
 export const customerAddedData = z.object({

@@ -3,8 +3,8 @@ import type { CompanyEvent, SymbolReservationEvent } from '../companies/events';
 import {
   type CustomerEmailReservationEvent,
   type CustomerEvent,
-  investorStatuses,
-  leadStatuses,
+  investorStatus,
+  leadStatus,
   transitionKinds,
 } from '../customers/events';
 import type { EmailReservationEvent, UserEvent } from '../users/events';
@@ -68,8 +68,6 @@ function unpublished(reason: string): UnpublishedMapping {
 const companyId = z.string();
 const isoTime = z.string();
 const customerId = z.string();
-const investorStatus = z.enum(investorStatuses);
-const leadStatus = z.enum(leadStatuses);
 
 /** A customer's editable fields as published (the same names as the REST resource). */
 const publicCustomerProfile = {

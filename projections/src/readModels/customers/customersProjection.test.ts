@@ -1,4 +1,9 @@
-import type { CustomerEvent, CustomerProfile, InvestorStatus } from '@issuer/events';
+import {
+  type CustomerEvent,
+  type CustomerProfile,
+  emptyCustomerProfile,
+  type InvestorStatus,
+} from '@issuer/events';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { projectionDatabase, recorded } from '../testing';
 import { customersProjection } from './customersProjection';
@@ -10,25 +15,6 @@ beforeAll(async () => {
 });
 afterAll(() => db.pool.end());
 
-const blank: CustomerProfile = {
-  name: '',
-  lastName: '',
-  nickname: '',
-  avatar: '',
-  company: '',
-  jobTitle: '',
-  email: '',
-  phone: '',
-  address: '',
-  birthday: '',
-  notes: '',
-  tags: [],
-  roundId: '',
-  tokenPrice: null,
-  tokenBalance: null,
-  percentageOwned: null,
-  walletAddress: '',
-};
 const added = (
   companyId: string,
   customerId: string,
@@ -39,7 +25,7 @@ const added = (
   data: {
     customerId,
     companyId,
-    profile: { ...blank, ...profile },
+    profile: { ...emptyCustomerProfile, ...profile },
     leadStatus: 'Cold',
     investorStatus,
     starred: false,
