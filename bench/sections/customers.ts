@@ -320,7 +320,7 @@ async function timedDownload(url: string, headers: Record<string, string>, pid: 
 
 /**
  * The export's pipeline in a process of its own with a garbage collection before each sample
- * (bench/probes/exportHeap.ts): the heap still in use at 10,000 rows and at the last row. RSS
+ * (bench/probes/exportHeap.ts): the heap still in use at the first sample and at the last row. RSS
  * alone cannot tell rows held from garbage V8 has not collected yet.
  */
 async function exportHeapFigure(url: string, company: SeedCompany): Promise<Figure> {
@@ -350,7 +350,7 @@ async function exportHeapFigure(url: string, company: SeedCompany): Promise<Figu
         name: `the same at ${first.rows.toLocaleString('en-US')} rows`,
         value: first.heapMb,
       },
-      note: `highest of ${samples.length} samples every 10,000 rows: ${peak.toFixed(1)} MB; flat means no row is held once written`,
+      note: `highest of ${samples.length} samples (every 10,000 rows and the last): ${peak.toFixed(1)} MB; flat means no row is held once written`,
     },
   );
 }
