@@ -147,6 +147,11 @@ describe('registration', () => {
       { passwordConfirm: 'Passwords do not match' },
     ],
     ['an unknown field', { role: 'operator' }, { role: 'Unknown field' }],
+    [
+      'a lone UTF-16 surrogate in the company name',
+      { companyName: 'Acme \ud83d Mining' },
+      { companyName: 'Holds a broken character (a lone UTF-16 surrogate)' },
+    ],
   ];
 
   it.each(cases)('refuses %s with its message under the field', async (_, change, fields) => {

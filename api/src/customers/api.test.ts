@@ -76,6 +76,15 @@ describe('adding a customer', () => {
     expect(await h.store.headPosition()).toBe(before);
   });
 
+  it('takes a leap day as a birthday', async () => {
+    const res = await send('POST', '/api/customers', {
+      email: 'leap@x.test',
+      birthday: '2024-02-29',
+    });
+    expect(res.status).toBe(201);
+    expect((await jsonOf<CustomerRecord>(res)).birthday).toBe('2024-02-29');
+  });
+
   it('lets only one of many concurrent adds with one email through', async () => {
     const answers = await Promise.all(
       Array.from({ length: 6 }, (_, n) =>
@@ -102,6 +111,19 @@ describe('adding a customer', () => {
     [{ email: 'w@x.test', leadStatus: 'Lukewarm' }, 'leadStatus', undefined],
     [{ email: 'w@x.test', percentageOwned: 101 }, 'percentageOwned', 'Must be 100 or less'],
     [{ email: 'w@x.test', birthday: '10/12/1815' }, 'birthday', 'Use the date format YYYY-MM-DD'],
+    [{ email: 'w@x.test', birthday: '2023-02-30' }, 'birthday', 'No such date in the calendar'],
+    [{ email: 'w@x.test', birthday: '2023-02-29' }, 'birthday', 'No such date in the calendar'],
+    [{ email: 'w@x.test', birthday: '2023-13-01' }, 'birthday', 'No such date in the calendar'],
+    [
+      { email: 'w@x.test', name: 'Ada \ud800' },
+      'name',
+      'Holds a broken character (a lone UTF-16 surrogate)',
+    ],
+    [
+      { email: 'w@x.test', tags: ['ok', 'x\udc00'] },
+      'tags.1',
+      'Holds a broken character (a lone UTF-16 surrogate)',
+    ],
     [{ email: 'w@x.test', name: 'a\u0000b' }, 'name', 'Use printable characters only'],
     [{ email: 'w@x.test', companyId: 'someone-else' }, 'companyId', 'Unknown field'],
   ])('refuses %j, naming %s', async (body, field, message) => {

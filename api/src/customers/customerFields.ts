@@ -64,10 +64,13 @@ export const walletAddressField = z
     }
   });
 
-const birthdayField = line(10).refine(
-  (text) => text === '' || (/^\d{4}-\d{2}-\d{2}$/.test(text) && !Number.isNaN(Date.parse(text))),
-  'Use the date format YYYY-MM-DD',
-);
+/** zod's ISO date pattern knows month lengths and leap years; `Date.parse` rolls 02-30 over. */
+const birthdayField = line(10)
+  .refine(
+    (text) => text === '' || /^\d{4}-\d{2}-\d{2}$/.test(text),
+    'Use the date format YYYY-MM-DD',
+  )
+  .refine((text) => text === '' || z.regexes.date.test(text), 'No such date in the calendar');
 
 const tagsField = z
   .array(line(40).pipe(z.string().min(1, 'A tag cannot be empty')), { error: 'Must be a list' })

@@ -33,6 +33,37 @@ export function validationError(error: z.core.$ZodError): DomainError {
   return invalid(message, fields);
 }
 
+export const loneSurrogateMessage = 'Holds a broken character (a lone UTF-16 surrogate)';
+
+const loneSurrogate = /\p{Cs}/u;
+
+/**
+ * The path of the first string or key holding a lone UTF-16 surrogate (JSON's `"\ud800"`), which
+ * is not Unicode text: PostgreSQL refuses it, and so would any consumer of our events. Walks the
+ * validated body, so it sees exactly what a handler would store.
+ */
+export function loneSurrogatePath(
+  value: unknown,
+  path: readonly PropertyKey[] = [],
+): readonly PropertyKey[] | undefined {
+  if (typeof value === 'string') return loneSurrogate.test(value) ? path : undefined;
+  if (typeof value !== 'object' || value === null) return undefined;
+  for (const [key, item] of Object.entries(value)) {
+    const at = [...path, Array.isArray(value) ? Number(key) : key];
+    if (loneSurrogate.test(key)) return at;
+    const found = loneSurrogatePath(item, at);
+    if (found) return found;
+  }
+  return undefined;
+}
+
+function refuseLoneSurrogates(value: unknown): void {
+  const path = loneSurrogatePath(value);
+  if (!path) return;
+  const field = path.map(String).join('.');
+  throw invalid(loneSurrogateMessage, field ? { [field]: loneSurrogateMessage } : undefined);
+}
+
 const jsonMediaType = /^application\/([\w.-]+\+)?json$/i;
 
 function hasBody(c: Context): boolean {
@@ -55,6 +86,7 @@ export function jsonBody<Schema extends z.ZodType>(schema: Schema) {
       throw new DomainError(415, 'unsupported_media_type', 'Send the body as application/json');
     }
     if (!result.success) throw validationError(result.error);
+    refuseLoneSurrogates(result.data);
   });
 }
 
