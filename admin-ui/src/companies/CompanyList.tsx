@@ -4,6 +4,7 @@ import {
   BooleanField,
   DataTable,
   DateField,
+  EmailField,
   List,
   NumberField,
   SearchInput,
@@ -86,6 +87,12 @@ export default function CompanyList() {
       <DataTable bulkActionButtons={false} rowClick={false}>
         <DataTable.Col source="name" label="app.companies.name" />
         <DataTable.Col source="symbol" label="app.companies.symbol" />
+        <DataTable.Col
+          source="contactEmail"
+          label="app.companies.contact_email"
+          field={EmailField}
+          disableSort
+        />
         <DataTable.Col source="verified" label="app.companies.verified" field={BooleanField} />
         <DataTable.Col source="isIssuer" label="app.companies.issuer" field={BooleanField} />
         <DataTable.Col

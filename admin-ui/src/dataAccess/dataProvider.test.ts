@@ -82,7 +82,18 @@ describe("the operator's companies", () => {
     });
     expect(page.total).toBe(1);
     const [record] = page.data;
-    expect(record).toMatchObject({ name: company.companyName, verified: false, isIssuer: false });
+    expect(record).toMatchObject({
+      name: company.companyName,
+      contactEmail: company.email,
+      verified: false,
+      isIssuer: false,
+    });
+    const byEmail = await dataProvider.getList('companies', {
+      pagination: { page: 1, perPage: 10 },
+      sort: { field: 'name', order: 'ASC' },
+      filter: { q: company.email.toUpperCase() },
+    });
+    expect(byEmail.data.map((row) => row.id)).toEqual([record?.id]);
 
     const verified = await dataProvider.verifyCompany(String(record?.id));
     expect(verified.data.verified).toBe(true);

@@ -14,6 +14,8 @@ export interface CompanyRecord extends RaRecord {
   terminalCount: number;
   fiatBalanceCad: number;
   registeredAt: string;
+  /** The email of the admin who registered the company. */
+  contactEmail: string | null;
 }
 
 export interface CompanyProfileChange {

@@ -189,6 +189,7 @@ export const appEnglish = {
     title: 'Companies',
     name: 'Name',
     symbol: 'Symbol',
+    contact_email: 'Contact email',
     verified: 'Verified',
     issuer: 'Issuer',
     terminals: 'Terminals',

@@ -188,6 +188,7 @@ const app: AppMessages = {
     title: 'الشركات',
     name: 'الاسم',
     symbol: 'الرمز',
+    contact_email: 'البريد الإلكتروني للتواصل',
     verified: 'موثّقة',
     issuer: 'مُصدِر',
     terminals: 'الأجهزة',

@@ -190,6 +190,7 @@ const app: AppMessages = {
     title: 'Şirketler',
     name: 'Ad',
     symbol: 'Sembol',
+    contact_email: 'İletişim e-postası',
     verified: 'Doğrulandı',
     issuer: 'İhraççı',
     terminals: 'Terminaller',

@@ -68,10 +68,39 @@ describe('the platform operator', () => {
       terminalCount: 0,
       fiatBalanceCad: 0,
       registeredAt: expect.any(String),
+      contactEmail: expect.stringMatching(/@acme\.test$/),
     });
 
     const all = await h.call('GET', '/api/operator/companies', { token: operatorToken });
     expect(all.headers.get('Content-Range')).toMatch(/^companies 0-2\/3$/);
+  });
+
+  it("tells two companies of one name apart by their admin's email, and finds one by it", async () => {
+    const first = await registered(h, { companyName: 'Twin Ventures', email: 'cfo@twin-one.test' });
+    await registered(h, { companyName: 'Twin Ventures', email: 'ceo@twin-two.test' });
+    // A second admin of the first company, added later, does not change its contact.
+    h.advanceClock(60_000);
+    await h.call('POST', '/api/company/users', {
+      token: first.access_token,
+      body: { email: 'aaa@twin-one.test', password: 'glacier-Otter-77', role: 'admin' },
+    });
+    const list = async (filter: object) => {
+      const res = await h.call(
+        'GET',
+        `/api/operator/companies?sort=${encodeURIComponent('["symbol","ASC"]')}&filter=${encodeURIComponent(JSON.stringify(filter))}`,
+        { token: operatorToken },
+      );
+      expect(res.status).toBe(200);
+      return (await jsonOf<(CompanyRecord & { contactEmail: string })[]>(res)).map(
+        (row) => `${row.name} <${row.contactEmail}>`,
+      );
+    };
+    expect((await list({ q: 'twin ventures' })).sort()).toEqual([
+      'Twin Ventures <ceo@twin-two.test>',
+      'Twin Ventures <cfo@twin-one.test>',
+    ]);
+    expect(await list({ q: 'TWIN-TWO' })).toEqual(['Twin Ventures <ceo@twin-two.test>']);
+    expect(await list({ q: 'aaa@twin' })).toEqual([]);
   });
 
   it('refuses a malformed list query with a 400 in the one error shape', async () => {

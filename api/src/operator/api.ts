@@ -1,9 +1,8 @@
 import { notFound, streamCategories, streamName } from '@issuer/events';
 import {
-  type CompanyProfile,
+  type CompanyListRow,
   type CompanySortField,
   companySortFields,
-  getCompanyProfile,
   listCompanies,
 } from '@issuer/projections';
 import { type Context, Hono } from 'hono';
@@ -59,7 +58,7 @@ const issuerSchema = z.strictObject({
 });
 
 /** A company as the operator's react-admin list and show pages read it. */
-function companyRecord(company: CompanyProfile) {
+function companyRecord(company: CompanyListRow) {
   return {
     id: company.companyId,
     name: company.name,
@@ -69,11 +68,17 @@ function companyRecord(company: CompanyProfile) {
     terminalCount: company.terminals.length,
     fiatBalanceCad: centsToCad(company.fiatBalanceCents),
     registeredAt: company.registeredAt,
+    contactEmail: company.contactEmail,
   };
 }
 
 async function companyOrNotFound(c: Context<AppEnv>, companyId: string) {
-  const company = await getCompanyProfile(c.var.deps.pool, companyId);
+  const { rows } = await listCompanies(c.var.deps.pool, {
+    sort: { field: 'id', order: 'ASC' },
+    range: { start: 0, end: 0 },
+    filter: { companyId },
+  });
+  const company = rows[0];
   if (!company) throw notFound('Company');
   return companyRecord(company);
 }

@@ -12,6 +12,7 @@ export {
 export {
   type CompanyList,
   type CompanyListQuery,
+  type CompanyListRow,
   type CompanyProfile,
   type CompanySortField,
   companySortFields,

@@ -1,12 +1,14 @@
 import type { CompanyEvent } from '@issuer/events';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { projectionDatabase, recorded } from '../testing';
+import { usersProjection } from '../users/usersProjection';
 import { companiesProjection } from './companiesProjection';
 import { getCompanyProfile, listCompanies } from './queries';
 
 let db: Awaited<ReturnType<typeof projectionDatabase>>;
 beforeAll(async () => {
-  db = await projectionDatabase([companiesProjection]);
+  // The list joins the users read model for each company's contact email.
+  db = await projectionDatabase([companiesProjection, usersProjection]);
 });
 afterAll(() => db.pool.end());
 

@@ -46,31 +46,52 @@ export interface CompanyListQuery {
   sort: { field: CompanySortField; order: 'ASC' | 'DESC' };
   /** Inclusive, zero-based, as react-admin sends it. */
   range: { start: number; end: number };
-  filter: { q?: string; verified?: boolean; isIssuer?: boolean; excludeCompanyId?: string };
+  filter: {
+    /** Every company whose name, symbol or contact email holds it. */
+    q?: string;
+    verified?: boolean;
+    isIssuer?: boolean;
+    companyId?: string;
+    excludeCompanyId?: string;
+  };
+}
+
+export interface CompanyListRow extends CompanyProfile {
+  /** The email of the company's first admin (who registered it); null before the users read model has them. */
+  contactEmail: string | null;
 }
 
 export interface CompanyList {
-  rows: CompanyProfile[];
+  rows: CompanyListRow[];
   total: number;
 }
+
+/** The company's first admin, the one who opened the account. */
+const withContact = `companies LEFT JOIN LATERAL (
+    SELECT email AS contact_email FROM users
+     WHERE users.company_id = companies.company_id AND 'admin' = ANY (users.roles)
+     ORDER BY users.registered_at, users.user_id LIMIT 1
+  ) contact ON true`;
 
 export async function listCompanies(db: Queryable, query: CompanyListQuery): Promise<CompanyList> {
   const { where, params } = companyFilter(query.filter);
   const orderBy = `${companySortFields[query.sort.field]} ${query.sort.order}, company_id ASC`;
   const limit = query.range.end - query.range.start + 1;
   const [page, count] = await Promise.all([
-    db.query<StoredProfile>(
-      `SELECT ${companyColumns}, fiat_balance_cents, currency FROM companies ${where}
+    db.query<StoredProfile & { contact_email: string | null }>(
+      `SELECT ${companyColumns}, fiat_balance_cents, currency, contact_email FROM ${withContact}
+       ${where}
        ORDER BY ${orderBy} LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
       [...params, Math.max(0, limit), Math.max(0, query.range.start)],
     ),
-    db.query<{ total: string }>(`SELECT count(*) AS total FROM companies ${where}`, params),
+    db.query<{ total: string }>(`SELECT count(*) AS total FROM ${withContact} ${where}`, params),
   ]);
   return {
     rows: page.rows.map((stored) => ({
       ...toCompanyRow(stored),
       fiatBalanceCents: BigInt(stored.fiat_balance_cents),
       currency: stored.currency,
+      contactEmail: stored.contact_email,
     })),
     total: Number(count.rows[0]?.total ?? 0),
   };
@@ -85,10 +106,11 @@ function companyFilter(filter: CompanyListQuery['filter']): { where: string; par
   };
   if (filter.q) {
     const pattern = `%${filter.q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-    add((p) => `(name ILIKE ${p} OR symbol ILIKE ${p})`, pattern);
+    add((p) => `(name ILIKE ${p} OR symbol ILIKE ${p} OR contact_email ILIKE ${p})`, pattern);
   }
   if (filter.verified !== undefined) add((p) => `verified = ${p}`, filter.verified);
   if (filter.isIssuer !== undefined) add((p) => `is_issuer = ${p}`, filter.isIssuer);
-  if (filter.excludeCompanyId) add((p) => `company_id <> ${p}`, filter.excludeCompanyId);
+  if (filter.companyId) add((p) => `companies.company_id = ${p}`, filter.companyId);
+  if (filter.excludeCompanyId) add((p) => `companies.company_id <> ${p}`, filter.excludeCompanyId);
   return { where: conditions.length ? `WHERE ${conditions.join(' AND ')}` : '', params };
 }
