@@ -36,6 +36,21 @@ describe('configuration', () => {
     expect(config.port).toBe(3000);
   });
 
+  it('reads TRUSTED_PROXIES as addresses and CIDR networks, and names it when one is not', async () => {
+    const external = { DATABASE_URL: 'postgres://x@localhost/db', TOKEN_SECRET: strongSecret };
+    expect((await loadConfig(external)).trustedProxies).toEqual([]);
+    const config = await loadConfig({
+      ...external,
+      TRUSTED_PROXIES: ' 127.0.0.1, 10.0.0.0/8 ,::1,fd00::/8',
+    });
+    expect(config.trustedProxies).toEqual(['127.0.0.1', '10.0.0.0/8', '::1', 'fd00::/8']);
+    for (const bad of ['10.0.0.0/33', 'proxy.local', '10.0.0.1/8/1', '::1/129', '10.0.0/8']) {
+      await expect(loadConfig({ ...external, TRUSTED_PROXIES: bad }), bad).rejects.toThrow(
+        /TRUSTED_PROXIES/,
+      );
+    }
+  });
+
   describe('on the embedded default', () => {
     it('generates a secret once, keeps it in the data folder and reuses it', async () => {
       const dataDir = await mkdtemp(join(tmpdir(), 'issuer-config-'));

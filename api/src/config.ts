@@ -5,6 +5,7 @@ import { join, resolve } from 'node:path';
 import { defaultTopicPrefix } from '@issuer/events';
 import type { KafkaSettings } from '@issuer/kafka';
 import { z } from 'zod';
+import { parseProxyEntry } from './http/clientAddress';
 
 /**
  * Every setting comes from the environment and is validated once at start. Outside the embedded
@@ -42,6 +43,19 @@ const environmentSchema = z.object({
   OPERATOR_EMAIL: z.string().email().optional(),
   OPERATOR_PASSWORD: z.string().min(8).optional(),
   SUPPORT_EMAIL: z.string().email().default('support@issuer-portal.local'),
+  TRUSTED_PROXIES: z
+    .string()
+    .default('')
+    .transform((list) =>
+      list
+        .split(',')
+        .map((entry) => entry.trim())
+        .filter((entry) => entry !== ''),
+    )
+    .refine(
+      (entries) => entries.every((entry) => parseProxyEntry(entry) !== undefined),
+      'must be IP addresses or CIDR networks, separated by commas (e.g. 127.0.0.1,10.0.0.0/8)',
+    ),
 });
 
 export type Environment = z.infer<typeof environmentSchema>;
@@ -66,6 +80,8 @@ export interface Config {
   operator: { email: string; password: string } | undefined;
   /** Shown on the admin UI's login page for a forgotten password. */
   supportEmail: string;
+  /** Reverse proxies whose X-Forwarded-For names the client (sign-in throttling per address). */
+  trustedProxies: readonly string[];
 }
 
 export class ConfigError extends Error {
@@ -121,6 +137,7 @@ export async function loadConfig(
         ? { email: e.OPERATOR_EMAIL, password: e.OPERATOR_PASSWORD }
         : undefined,
     supportEmail: e.SUPPORT_EMAIL,
+    trustedProxies: e.TRUSTED_PROXIES,
   };
 }
 

@@ -6,6 +6,7 @@ import { z } from 'zod';
 import {
   type AppEnv,
   appendEvents,
+  clientAddress,
   decideAndAppend,
   errorResponse,
   type Feature,
@@ -27,7 +28,7 @@ import {
   passwordsDoNotMatch,
 } from './credentials';
 import { emailReservationDecider } from './emailReservation';
-import { clearLoginFailures, loginRetryAfterSeconds, recordLoginFailure } from './loginThrottle';
+import { forgetIdleLoginBuckets, recordLoginSuccess, reserveLoginAttempt } from './loginThrottle';
 import { hashPassword, verifyAgainstDummyHash, verifyPassword } from './passwords';
 import { hasControlCharacters, printableOnlyMessage, storableJsonProblem } from './storableJson';
 import { signAccessToken, type TokenSubject, verifyAccessToken } from './tokens';
@@ -148,14 +149,19 @@ export const authRoutes: Feature = () =>
       const { pool, clock } = c.var.deps;
       const { password } = c.req.valid('json');
       const email = normalizeEmail(c.req.valid('json').email);
-      const retryAfter = await loginRetryAfterSeconds(pool, email, clock());
-      if (retryAfter !== undefined) {
-        c.header('Retry-After', String(retryAfter));
+      const attempt = await reserveLoginAttempt(
+        pool,
+        { account: email, address: clientAddress(c) },
+        clock(),
+      );
+      if (attempt.outcome === 'refused') {
+        const { retryAfterSeconds } = attempt;
+        c.header('Retry-After', String(retryAfterSeconds));
         return errorResponse(
           c,
           429,
           'too_many_attempts',
-          `Too many failed logins: try again in ${retryAfter} seconds`,
+          `Too many failed logins: try again in ${retryAfterSeconds} seconds`,
         );
       }
       const user = await userByEmail(c, email);
@@ -163,10 +169,11 @@ export const authRoutes: Feature = () =>
         ? await verifyPassword(user.passwordHash, password)
         : await verifyAgainstDummyHash(password);
       if (!user || !verified) {
-        await recordLoginFailure(pool, email, clock());
+        // The reservation already counted this failure.
+        await forgetIdleLoginBuckets(pool, clock());
         throw wrongCredentials();
       }
-      await clearLoginFailures(pool, email);
+      await recordLoginSuccess(pool, attempt, clock());
       const { userId, companyId, roles, passwordVersion } = user;
       return c.json(await sessionAnswer(c, { userId, companyId, roles, passwordVersion }), 200);
     })

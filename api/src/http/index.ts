@@ -17,6 +17,7 @@
  * then one line in `api/src/app.ts`: `export const features = [healthRoutes, terminalRoutes]`.
  */
 export { type BuildOptions, buildApp, maxBodyBytes, maxUploadBytes } from './buildApp';
+export { clientAddress, parseProxyEntry } from './clientAddress';
 export {
   appendEvents,
   asList,

@@ -63,6 +63,11 @@ export interface ApiConfig {
   idempotencyWaitMs?: number;
   /** Origins allowed to call the API from a browser (default: any, as tokens travel in headers). */
   corsOrigins?: readonly string[];
+  /**
+   * Addresses and CIDR networks of the reverse proxies in front of the API (TRUSTED_PROXIES):
+   * only their `X-Forwarded-For` names the client. Default: none, the TCP peer is the client.
+   */
+  trustedProxies?: readonly string[];
 }
 
 /** Hono environment shared by every route. */

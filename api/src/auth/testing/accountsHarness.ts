@@ -29,7 +29,13 @@ export interface AccountsHarness {
   call(
     method: string,
     path: string,
-    options?: { token?: string; body?: unknown; headers?: Record<string, string> },
+    options?: {
+      token?: string;
+      body?: unknown;
+      headers?: Record<string, string>;
+      /** The TCP peer's address, as @hono/node-server's getConnInfo reports it. */
+      from?: string;
+    },
   ): Promise<Response>;
   close(): Promise<void>;
 }
@@ -42,6 +48,7 @@ export async function startAccountsHarness({
   readYourWritesTimeoutMs = 5_000,
   /** 'external': the API waits through LISTEN/NOTIFY, as when `npm run projections` runs apart. */
   projectors = 'in-process' as 'in-process' | 'external',
+  trustedProxies = [] as readonly string[],
 } = {}): Promise<AccountsHarness> {
   const url = await createDatabase();
   const pool = new pg.Pool({ connectionString: url, max: 10 });
@@ -77,7 +84,7 @@ export async function startAccountsHarness({
     projectionStatus: async () => ({ projections: [], recentFailures: [] }),
     logger,
     clock: () => new Date(now),
-    config: { ...testTokenConfig, readYourWritesTimeoutMs },
+    config: { ...testTokenConfig, readYourWritesTimeoutMs, trustedProxies },
   };
   const app = createApp(deps);
   return {
@@ -88,16 +95,20 @@ export async function startAccountsHarness({
     advanceClock: (ms) => {
       now += ms;
     },
-    call: async (method, path, { token, body, headers = {} } = {}) =>
-      app.request(path, {
-        method,
-        headers: {
-          ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
-          ...(token ? { Authorization: `Bearer ${token}` } : {}),
-          ...headers,
+    call: async (method, path, { token, body, headers = {}, from = '127.0.0.1' } = {}) =>
+      app.request(
+        path,
+        {
+          method,
+          headers: {
+            ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
+            ...(token ? { Authorization: `Bearer ${token}` } : {}),
+            ...headers,
+          },
+          ...(body === undefined ? {} : { body: JSON.stringify(body) }),
         },
-        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-      }),
+        { incoming: { socket: { remoteAddress: from } } },
+      ),
     stopProjectors: () => runner.stop(),
     close: async () => {
       await runner.stop();
