@@ -96,7 +96,12 @@ describe('a company owner', () => {
     expect((await errorOf(after)).message).toBe('Invalid access_token');
     expect((await h.call('GET', '/api/profile/about', { token })).status).toBe(401);
 
-    const other = await h.call('GET', '/api/profile/about', { token: refreshed.access_token });
+    // The reload's token belongs to the same sign-in; the registration's is another one.
+    const reloaded = await h.call('GET', '/api/profile/about', { token: refreshed.access_token });
+    expect(reloaded.status).toBe(401);
+    const other = await h.call('GET', '/api/profile/about', {
+      token: registeredAnswer.access_token,
+    });
     expect(other.status).toBe(200);
   });
 });

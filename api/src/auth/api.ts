@@ -143,7 +143,15 @@ export const authRoutes: Feature = () =>
         now: c.var.deps.clock(),
       });
       await waitForReadModels(c, position);
-      return c.json(await sessionAnswer(c, { ...ids, roles: ['admin'], passwordVersion: 0 }), 200);
+      return c.json(
+        await sessionAnswer(c, {
+          ...ids,
+          roles: ['admin'],
+          passwordVersion: 0,
+          sessionId: randomUUID(),
+        }),
+        200,
+      );
     })
     .post('/auth', jsonBody(loginSchema), async (c) => {
       const { pool, clock } = c.var.deps;
@@ -175,12 +183,24 @@ export const authRoutes: Feature = () =>
       }
       await recordLoginSuccess(pool, attempt, clock());
       const { userId, companyId, roles, passwordVersion } = user;
-      return c.json(await sessionAnswer(c, { userId, companyId, roles, passwordVersion }), 200);
+      return c.json(
+        await sessionAnswer(c, {
+          userId,
+          companyId,
+          roles,
+          passwordVersion,
+          sessionId: randomUUID(),
+        }),
+        200,
+      );
     })
     .get('/auth/access-token', async (c) => {
       const token = await authenticatedToken(c);
-      const { userId, companyId, roles, passwordVersion } = token;
-      return c.json(await sessionAnswer(c, { userId, companyId, roles, passwordVersion }), 200);
+      const { userId, companyId, roles, passwordVersion, sessionId } = token;
+      return c.json(
+        await sessionAnswer(c, { userId, companyId, roles, passwordVersion, sessionId }),
+        200,
+      );
     })
     .post('/auth/user/update', authenticate, idempotent, jsonBody(updateUserSchema), async (c) => {
       const { settings, shortcuts } = c.req.valid('json').user.data;
@@ -201,28 +221,33 @@ export const authRoutes: Feature = () =>
     })
     .post('/auth/logout', authenticate, idempotent, async (c) => {
       const { config, clock, pool } = c.var.deps;
-      const { userId, companyId, tokenId } = c.var.caller;
-      const { expiresAt } = await verifyAccessToken(
+      const { userId, companyId, tokenId, sessionId } = c.var.caller;
+      const now = clock();
+      const token = await verifyAccessToken(
         config,
         bearerToken(c.req.header('Authorization')),
-        clock(),
+        now,
       );
+      // Every token of this sign-in was issued by now, so none outlives a fresh one.
+      const expiresAt = new Date(
+        Math.max(token.expiresAt.getTime(), now.getTime() + config.tokenLifetimeSeconds * 1000),
+      ).toISOString();
       const { position } = await appendEvents(
         c,
         userStream(userId),
-        [{ type: 'UserSignedOut', data: { userId, tokenId, expiresAt: expiresAt.toISOString() } }],
+        [{ type: 'UserSignedOut', data: { userId, tokenId, sessionId, expiresAt } }],
         { expectedRevision: 'stream_exists' },
       );
       // Effective now, whatever the projection's lag; the projection's own write is a no-op.
       await recordRevokedTokens(pool, [
-        { tokenId, userId, companyId, expiresAt: expiresAt.toISOString(), position },
+        { tokenId, sessionId, userId, companyId, expiresAt, position },
       ]);
       return c.body(null, 204);
     })
     .post('/auth/password', authenticate, idempotent, jsonBody(changePasswordSchema), async (c) => {
       const { pool, clock } = c.var.deps;
       const { currentPassword, newPassword } = c.req.valid('json');
-      const { userId, companyId } = c.var.caller;
+      const { userId, companyId, sessionId } = c.var.caller;
       const loaded = await loadState(c, userStream(userId), userDecider);
       const current = loaded.state;
       if (
@@ -247,7 +272,13 @@ export const authRoutes: Feature = () =>
       await raisePasswordVersion(pool, userId, passwordVersion);
       await waitForReadModels(c, outcome.position);
       return c.json(
-        await sessionAnswer(c, { userId, companyId, roles: current.roles, passwordVersion }),
+        await sessionAnswer(c, {
+          userId,
+          companyId,
+          roles: current.roles,
+          passwordVersion,
+          sessionId,
+        }),
         200,
       );
     });

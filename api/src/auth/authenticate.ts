@@ -28,8 +28,8 @@ export async function authenticatedToken(c: Context<AppEnv>): Promise<AccessToke
 
 /** Sets `c.var.caller` from the verified token only; the company id never comes from the body. */
 export const authenticate: MiddlewareHandler<AppEnv> = async (c, next) => {
-  const { userId, companyId, roles, tokenId } = await authenticatedToken(c);
-  c.set('caller', { userId, companyId, roles, tokenId });
+  const { userId, companyId, roles, tokenId, sessionId } = await authenticatedToken(c);
+  c.set('caller', { userId, companyId, roles, tokenId, sessionId });
   await next();
 };
 

@@ -22,7 +22,10 @@ export type ChangePassword = {
   type: 'ChangePassword';
   data: { passwordHash: string; now: Date };
 };
-export type SignOut = { type: 'SignOut'; data: { tokenId: string; expiresAt: Date } };
+export type SignOut = {
+  type: 'SignOut';
+  data: { tokenId: string; sessionId?: string; expiresAt: Date };
+};
 
 export type UserCommand = RegisterUser | UpdateUserSettings | ChangePassword | SignOut;
 
@@ -104,6 +107,7 @@ function signOut({ data }: SignOut, state: Active): UserEvent[] {
       data: {
         userId: state.userId,
         tokenId: data.tokenId,
+        ...(data.sessionId === undefined ? {} : { sessionId: data.sessionId }),
         expiresAt: data.expiresAt.toISOString(),
       },
     },

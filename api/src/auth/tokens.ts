@@ -13,6 +13,11 @@ export interface TokenSubject {
   roles: readonly string[];
   /** Tokens carry the password version they were issued under; a change cuts older ones off. */
   passwordVersion: number;
+  /**
+   * One sign-in: every token re-issued from it (a reload's `GET /auth/access-token`, a password
+   * change) carries the id of the sign-in's first, so a logout can end all of them at once.
+   */
+  sessionId: string;
 }
 
 export interface AccessToken extends TokenSubject {
@@ -61,6 +66,7 @@ export async function signAccessToken(
     tid: subject.companyId,
     roles: [...subject.roles],
     pwv: subject.passwordVersion,
+    sid: subject.sessionId,
   })
     .setProtectedHeader({ alg: algorithm, typ: 'JWT' })
     .setIssuer(config.tokenIssuer)
@@ -87,6 +93,8 @@ const claimsSchema = z.object({
   jti: z.string().min(1),
   roles: z.array(z.string()),
   pwv: z.number().int().min(0),
+  /** Absent from tokens signed before sessions had ids: such a token is a session of its own. */
+  sid: z.string().min(1).optional(),
   iat: z.number(),
   exp: z.number(),
 });
@@ -126,12 +134,13 @@ export async function verifyAccessToken(
   }
   const claims = claimsSchema.safeParse(payload);
   if (!claims.success) throw invalidToken();
-  const { sub, tid, jti, roles, pwv, iat, exp } = claims.data;
+  const { sub, tid, jti, roles, pwv, sid, iat, exp } = claims.data;
   const verified: AccessToken = {
     userId: sub,
     companyId: tid,
     roles,
     passwordVersion: pwv,
+    sessionId: sid ?? jti,
     tokenId: jti,
     issuedAt: new Date(iat * 1000),
     expiresAt: new Date(exp * 1000),

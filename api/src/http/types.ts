@@ -9,6 +9,8 @@ export interface Caller {
   companyId: string;
   roles: readonly string[];
   tokenId: string;
+  /** The sign-in the token belongs to (see `TokenSubject.sessionId`). */
+  sessionId: string;
 }
 
 /** Waits until every read model has applied the event at `position` (read-your-writes). */

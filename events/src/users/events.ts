@@ -38,7 +38,12 @@ export const userPasswordChangedData = z.object({
 export const userSignedOutData = z.object({
   userId: z.string(),
   tokenId: z.string(),
-  /** When the token would have expired anyway; revocation rows can be dropped after it. */
+  /**
+   * The sign-in that ended: every token carrying it is revoked, not only `tokenId`. Absent from
+   * sign-outs recorded before sessions had ids, which revoked `tokenId` alone.
+   */
+  sessionId: z.string().optional(),
+  /** When every token it revokes would have expired anyway; revocation rows can be dropped after it. */
   expiresAt: z.string(),
 });
 

@@ -54,7 +54,7 @@ export const testAuth: MiddlewareHandler<AppEnv> = async (c, next) => {
   if (scheme !== 'Test' || !companyId || !userId) {
     throw new DomainError(401, 'unauthorized', 'Invalid access_token');
   }
-  c.set('caller', { companyId, userId, roles: ['admin'], tokenId: 't1' });
+  c.set('caller', { companyId, userId, roles: ['admin'], tokenId: 't1', sessionId: 's1' });
   await next();
 };
 

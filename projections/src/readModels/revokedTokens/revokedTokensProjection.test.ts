@@ -30,6 +30,28 @@ describe('revoked tokens read model', () => {
     });
   });
 
+  it('given a sign-out of a session, then every token of that session is revoked, and no other', async () => {
+    await db.apply(
+      revokedTokensProjection,
+      recorded([
+        {
+          type: 'UserSignedOut',
+          data: {
+            userId: 'u-1',
+            tokenId: 'jti-newest',
+            sessionId: 'sid-1',
+            expiresAt: '2025-03-02T10:00:00.000Z',
+          },
+        },
+      ]),
+    );
+    const standing = (tokenId: string, sessionId: string) =>
+      getTokenStanding(db.pool, { userId: 'u-1', tokenId, sessionId });
+    expect(await standing('jti-earlier', 'sid-1')).toMatchObject({ revoked: true });
+    expect(await standing('jti-newest', 'sid-1')).toMatchObject({ revoked: true });
+    expect(await standing('jti-other', 'sid-2')).toMatchObject({ revoked: false });
+  });
+
   it('given the synchronous write first and the event after, then one row with the company id', async () => {
     await recordRevokedTokens(db.pool, [
       {

@@ -13,10 +13,15 @@ CREATE TABLE IF NOT EXISTS revoked_tokens (
   expires_at timestamptz NOT NULL,
   position bigint NOT NULL
 );
+ALTER TABLE revoked_tokens ADD COLUMN IF NOT EXISTS session_id text;
+CREATE INDEX IF NOT EXISTS revoked_tokens_session_id ON revoked_tokens (session_id)
+  WHERE session_id IS NOT NULL;
 `;
 
 export interface RevokedToken {
   tokenId: string;
+  /** The sign-in that ended: every token carrying it is refused. Absent on older sign-outs. */
+  sessionId?: string | undefined;
   userId: string;
   companyId: string;
   expiresAt: string;
@@ -24,7 +29,7 @@ export interface RevokedToken {
 }
 
 /**
- * Signed-out tokens. The logout command also writes its row synchronously with the same
+ * Signed-out tokens and the sign-ins (sessions) they ended. The logout command also writes its row synchronously with the same
  * statement (`recordRevokedTokens`), so a revoked token is refused at once even while this
  * projection lags; whichever write comes second changes nothing.
  */
@@ -43,10 +48,11 @@ export const revokedTokensProjection: Projection = {
 function revokedTokenOf(recorded: RecordedEvent): RevokedToken[] {
   const event = asUserEvent(recorded);
   if (event?.type !== 'UserSignedOut') return [];
-  const { tokenId, userId, expiresAt } = event.data;
+  const { tokenId, sessionId, userId, expiresAt } = event.data;
   return [
     {
       tokenId,
+      sessionId,
       userId,
       companyId: recorded.metadata.companyId,
       expiresAt,
@@ -62,10 +68,11 @@ export async function recordRevokedTokens(
   if (tokens.length === 0) return;
   const records = tokens.map((token) => ({ ...token, position: token.position.toString() }));
   await db.query(
-    `INSERT INTO revoked_tokens AS t (token_id, user_id, company_id, expires_at, position)
-     SELECT "tokenId", "userId", "companyId", "expiresAt", position
-       FROM jsonb_to_recordset($1::jsonb) AS r(
-         "tokenId" text, "userId" text, "companyId" text, "expiresAt" timestamptz, position bigint)
+    `INSERT INTO revoked_tokens AS t
+       (token_id, session_id, user_id, company_id, expires_at, position)
+     SELECT "tokenId", "sessionId", "userId", "companyId", "expiresAt", position
+       FROM jsonb_to_recordset($1::jsonb) AS r("tokenId" text, "sessionId" text, "userId" text,
+         "companyId" text, "expiresAt" timestamptz, position bigint)
      ON CONFLICT (token_id) DO UPDATE SET position = GREATEST(t.position, EXCLUDED.position)`,
     [JSON.stringify(records)],
   );
@@ -77,15 +84,19 @@ export interface TokenStanding {
   passwordVersion: number;
 }
 
-/** One round trip per authenticated request: is this token signed out, and is it too old? */
+/**
+ * One round trip per authenticated request: is this token, or the sign-in it belongs to, signed
+ * out, and is it too old? A token without a session id is a session of its own.
+ */
 export async function getTokenStanding(
   db: Queryable,
-  ids: { userId: string; tokenId: string },
+  ids: { userId: string; tokenId: string; sessionId?: string },
 ): Promise<TokenStanding> {
   const { rows } = await db.query<{ revoked: boolean; password_version: number | null }>(
-    `SELECT EXISTS (SELECT 1 FROM revoked_tokens WHERE token_id = $2) AS revoked,
+    `SELECT EXISTS (SELECT 1 FROM revoked_tokens WHERE token_id = $2)
+              OR EXISTS (SELECT 1 FROM revoked_tokens WHERE session_id = $3) AS revoked,
             (SELECT password_version FROM users WHERE user_id = $1) AS password_version`,
-    [ids.userId, ids.tokenId],
+    [ids.userId, ids.tokenId, ids.sessionId ?? ids.tokenId],
   );
   const row = rows[0];
   return { revoked: row?.revoked ?? false, passwordVersion: row?.password_version ?? 0 };
