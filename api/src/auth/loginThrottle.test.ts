@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { errorOf } from '../http/testing/responses';
-import { loginThrottlePolicy } from './loginThrottle';
+import { type BucketState, decideLoginAttempt, loginThrottlePolicy } from './loginThrottle';
 import { type AccountsHarness, registered, startAccountsHarness } from './testing/accountsHarness';
 
 let h: AccountsHarness;
@@ -198,5 +198,68 @@ describe('a successful sign-in', () => {
         401,
       );
     }
+  });
+});
+
+describe('the decision, given the buckets', () => {
+  const now = new Date('2025-03-01T10:00:00.000Z');
+  const ago = (ms: number) => new Date(now.getTime() - ms);
+  const fresh: BucketState = { failures: 0, lastFailureAt: null, retryAt: null, signedInAt: null };
+  const day = 24 * 60 * 60 * 1000;
+
+  it("forgets a bucket's failures a day after the last one", () => {
+    const decision = decideLoginAttempt(
+      {
+        address: fresh,
+        accountFromAddress: { ...fresh, failures: 12, lastFailureAt: ago(day) },
+        account: { ...fresh, failures: 3, lastFailureAt: ago(day - 1) },
+      },
+      now,
+    );
+    expect(decision).toEqual({
+      outcome: 'reserved',
+      counted: {
+        address: { failures: 1, retryAt: null },
+        accountFromAddress: { failures: 1, retryAt: null },
+        account: { failures: 4, retryAt: null },
+      },
+    });
+  });
+
+  it('leaves the account-wide bucket out from an address the account signed in from this month', () => {
+    const delayedAccount = {
+      ...fresh,
+      failures: 40,
+      lastFailureAt: now,
+      retryAt: new Date(now.getTime() + 60_000),
+    };
+    const known = { ...fresh, signedInAt: ago(29 * day) };
+    const fromKnown = decideLoginAttempt(
+      { address: fresh, accountFromAddress: known, account: delayedAccount },
+      now,
+    );
+    expect(fromKnown).toMatchObject({ outcome: 'reserved' });
+    expect(fromKnown.outcome === 'reserved' && fromKnown.counted.account).toBeUndefined();
+    const forgotten = { ...fresh, signedInAt: ago(31 * day) };
+    expect(
+      decideLoginAttempt(
+        { address: fresh, accountFromAddress: forgotten, account: delayedAccount },
+        now,
+      ),
+    ).toEqual({ outcome: 'refused', retryAfterMs: 60_000 });
+  });
+
+  it("caps each wait at its bucket's longest", () => {
+    const decision = decideLoginAttempt(
+      {
+        address: fresh,
+        accountFromAddress: fresh,
+        account: { ...fresh, failures: 500, lastFailureAt: now },
+      },
+      now,
+    );
+    expect(decision.outcome === 'reserved' && decision.counted.account?.retryAt).toEqual(
+      new Date(now.getTime() + account.maxDelayMs),
+    );
   });
 });
