@@ -5,7 +5,8 @@ import { startApp } from '../../bench/lib/appProcess';
 /** Shown on the login page for a forgotten password. */
 export const supportEmail = 'help-desk@issuer.test';
 
-const operator = { email: 'operator@platform.test', password: 'aurora-Lynx-2025' };
+/** The platform operator every portal creates at start. */
+export const operatorAccount = { email: 'operator@platform.test', password: 'aurora-Lynx-2025' };
 
 export interface Company {
   companyName: string;
@@ -51,8 +52,8 @@ export async function startPortal(database: OwnDatabase): Promise<Portal> {
   const tokenSecret = randomBytes(48).toString('base64url');
   const app = await startApp(database.url, {
     TOKEN_SECRET: tokenSecret,
-    OPERATOR_EMAIL: operator.email,
-    OPERATOR_PASSWORD: operator.password,
+    OPERATOR_EMAIL: operatorAccount.email,
+    OPERATOR_PASSWORD: operatorAccount.password,
     SUPPORT_EMAIL: supportEmail,
     LOG_LEVEL: 'warn',
   });
@@ -72,8 +73,9 @@ export async function startPortal(database: OwnDatabase): Promise<Portal> {
   };
   let operatorToken: string | undefined;
   const asOperator = async () => {
-    operatorToken ??= (await api<{ access_token: string }>('POST', '/auth', { body: operator }))
-      .access_token;
+    operatorToken ??= (
+      await api<{ access_token: string }>('POST', '/auth', { body: operatorAccount })
+    ).access_token;
     return operatorToken;
   };
 
