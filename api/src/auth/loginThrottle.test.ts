@@ -1,3 +1,5 @@
+import type { AddressInfo } from 'node:net';
+import { serve } from '@hono/node-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { errorOf } from '../http/testing/responses';
 import { type BucketState, decideLoginAttempt, loginThrottlePolicy } from './loginThrottle';
@@ -180,6 +182,28 @@ describe('an attacker guessing one account from many addresses', () => {
     h.advanceClock(wait * 1000);
     const after = await signIn(h, { email: form.email, password: form.password, from: travelling });
     expect(after.status).toBe(200);
+  });
+});
+
+describe('behind a real Node server', () => {
+  it('counts the TCP peer the socket reports', async () => {
+    const server = serve({ fetch: h.app.fetch, port: 0, hostname: '127.0.0.1' });
+    await new Promise((resolve) => server.once('listening', resolve));
+    try {
+      const { port } = server.address() as AddressInfo;
+      const res = await fetch(`http://127.0.0.1:${port}/api/auth`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', 'X-Forwarded-For': '203.0.113.77' },
+        body: JSON.stringify({ email: 'peer@victims.test', password: 'Autumn2025!' }),
+      });
+      expect(res.status).toBe(401);
+      const { rows } = await h.pool.query<{ bucket: string }>(
+        "SELECT bucket FROM login_throttle WHERE bucket LIKE 'account-from-address:%peer@victims.test%'",
+      );
+      expect(rows).toEqual([{ bucket: 'account-from-address:["peer@victims.test","127.0.0.1"]' }]);
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 });
 
