@@ -1,3 +1,4 @@
+import { inTransaction } from '@issuer/projections';
 import type { Pool } from 'pg';
 import { applyDdlOnce } from '../http/migrate';
 
@@ -138,9 +139,7 @@ export async function reserveLoginAttempt(
   now: Date,
 ): Promise<LoginAttempt> {
   const keys = bucketKeys(source);
-  const client = await pool.connect();
-  try {
-    await client.query('BEGIN');
+  return inTransaction(pool, async (client) => {
     const { rows } = await client.query<StoredBucket>(
       `INSERT INTO login_throttle AS t (bucket, touched_at)
        SELECT bucket, $2 FROM unnest($1::text[]) AS bucket ORDER BY bucket
@@ -167,16 +166,16 @@ export async function reserveLoginAttempt(
       now,
     );
     if (decision.outcome === 'refused') {
-      await client.query('COMMIT');
       return {
         outcome: 'refused',
         retryAfterSeconds: Math.max(1, Math.ceil(decision.retryAfterMs / 1000)),
-      };
+      } as const;
     }
-    const counted = Object.entries(decision.counted).map(([kind, next]) => ({
-      bucket: keys[kind as BucketKind],
-      failures: next.failures,
-      retryAt: next.retryAt?.toISOString() ?? null,
+    const countedKinds = Object.keys(decision.counted) as BucketKind[];
+    const counted = countedKinds.map((kind) => ({
+      bucket: keys[kind],
+      failures: decision.counted[kind]?.failures,
+      retryAt: decision.counted[kind]?.retryAt?.toISOString() ?? null,
     }));
     await client.query(
       `UPDATE login_throttle AS t
@@ -185,19 +184,11 @@ export async function reserveLoginAttempt(
         WHERE t.bucket = c.bucket`,
       [JSON.stringify(counted), now],
     );
-    await client.query('COMMIT');
     return {
       outcome: 'reserved',
-      buckets: Object.fromEntries(
-        Object.keys(decision.counted).map((kind) => [kind, keys[kind as BucketKind]]),
-      ),
-    };
-  } catch (error) {
-    await client.query('ROLLBACK').catch(() => {});
-    throw error;
-  } finally {
-    client.release();
-  }
+      buckets: Object.fromEntries(countedKinds.map((kind) => [kind, keys[kind]])),
+    } as const;
+  });
 }
 
 /**

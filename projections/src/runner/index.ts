@@ -20,6 +20,7 @@ export {
   type ProjectionsStatus,
   readProjectionStatus,
 } from './status';
+export { inTransaction } from './transactions';
 export {
   ListeningReadModelWaiter,
   type ListeningWaiterOptions,
