@@ -112,7 +112,9 @@ export async function startEmbeddedPostgres(
     origin,
     async stop() {
       if (origin === 'shared') return;
-      await pgCtl(cluster, ['stop', '-w', '-m', 'fast', '-t', '60']);
+      if (await runningPostmaster(dataDir)) {
+        await pgCtl(cluster, ['stop', '-w', '-m', 'fast', '-t', '60']);
+      }
       await rm(join(dataDir, ownerFile), { force: true });
       if (options.persistent === false) {
         await rm(dataDir, { recursive: true, force: true });
