@@ -186,7 +186,8 @@ async function expectPostgresStopped(site: Site) {
   expect(await accepts(site.postgresPort)).toBe(false);
 }
 
-describe('npm start on the embedded default', () => {
+// Each test starts PostgreSQL (initdb included) and the server more than once: minutes under load.
+describe('npm start on the embedded default', { timeout: 180_000 }, () => {
   it("first start: the hints' curl steps lead from registration to the company's customers; SIGTERM answers the request in flight, stops PostgreSQL, exits 0 with one line", async () => {
     const site = await newSite();
     const server = start(site);
