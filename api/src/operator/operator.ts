@@ -16,9 +16,9 @@ export const operatorRole = 'operator';
 export const defaultOperatorEmail = 'operator@issuer-portal.local';
 
 /**
- * What the CLI and start-up have. The clock defaults to the system's; with `readModels`, the
- * first-operator check waits for the projectors to reach the newest event before it trusts the
- * users read model.
+ * What the CLI and start-up have. The clock defaults to the system's; with `readModels`, start-up
+ * waits for the projectors: to reach the newest event before the first-operator check trusts the
+ * users read model, and to apply an operator it creates before the port opens.
  */
 type OperatorDeps = Pick<AppDependencies, 'store' | 'pool'> &
   Partial<Pick<AppDependencies, 'clock' | 'readModels'>>;
