@@ -80,36 +80,9 @@ interface RunAs {
 export async function startEmbeddedPostgres(
   options: EmbeddedPostgresOptions,
 ): Promise<EmbeddedPostgresServer> {
-  const runAs = await postgresUser();
-  const stateDir = options.rootStateDir ?? defaultRootStateDir;
-  const log = options.log ?? (() => {});
-  const bin = join(
-    await reachableBinaries(
-      runAs,
-      options.binariesDir ?? (await packageBinariesDir()),
-      stateDir,
-      log,
-    ),
-    'bin',
-  );
-  const dataDir = await reachableClusterDir(runAs, resolve(options.dataDir), stateDir, log);
-  const cluster = { bin, dataDir, runAs };
-  const running = await runningPostmaster(dataDir);
-  let origin: EmbeddedPostgresServer['origin'];
-  let port = options.port;
-  let throwaway: ChildProcess | undefined;
-  if (running) {
-    port = running.port;
-    origin = (await liveOwner(dataDir)) ? 'shared' : 'adopted';
-  } else {
-    if (!existsSync(join(dataDir, 'PG_VERSION'))) await initdb(cluster, options.persistent ?? true);
-    if (options.persistent === false) throwaway = await startInProcessGroup(cluster, port);
-    else
-      await pgCtl(cluster, ['start', '-w', '-t', '60', '-l', join(dataDir, 'server.log')], {
-        port,
-      });
-    origin = 'started';
-  }
+  const cluster = await locateCluster(options);
+  const { origin, port, throwaway } = await runCluster(cluster, options);
+  const { dataDir } = cluster;
   if (origin !== 'shared') await writeFile(join(dataDir, ownerFile), String(process.pid));
   return {
     url: `postgres://${USER}:${PASSWORD}@127.0.0.1:${port}/postgres`,
@@ -132,6 +105,39 @@ export async function startEmbeddedPostgres(
       }
     },
   };
+}
+
+/** The binaries and the cluster's folder, both where the user PostgreSQL runs as can reach. */
+async function locateCluster(options: EmbeddedPostgresOptions): Promise<Cluster> {
+  const runAs = await postgresUser();
+  const stateDir = options.rootStateDir ?? defaultRootStateDir;
+  const log = options.log ?? (() => {});
+  const binariesDir = options.binariesDir ?? (await packageBinariesDir());
+  const reachable = await reachableBinaries(runAs, binariesDir, stateDir, log);
+  const dataDir = await reachableClusterDir(runAs, resolve(options.dataDir), stateDir, log);
+  return { bin: join(reachable, 'bin'), dataDir, runAs };
+}
+
+/** Reuses the cluster's running server, or initialises (once) and starts it. */
+async function runCluster(cluster: Cluster, options: EmbeddedPostgresOptions) {
+  const running = await runningPostmaster(cluster.dataDir);
+  if (running) {
+    const origin = (await liveOwner(cluster.dataDir)) ? 'shared' : 'adopted';
+    return { origin, port: running.port, throwaway: undefined } as const;
+  }
+  const { port } = options;
+  const persistent = options.persistent ?? true;
+  if (!existsSync(join(cluster.dataDir, 'PG_VERSION'))) await initdb(cluster, persistent);
+  if (!persistent) {
+    return {
+      origin: 'started',
+      port,
+      throwaway: await startInProcessGroup(cluster, port),
+    } as const;
+  }
+  const serverLog = join(cluster.dataDir, 'server.log');
+  await pgCtl(cluster, ['start', '-w', '-t', '60', '-l', serverLog], { port });
+  return { origin: 'started', port, throwaway: undefined } as const;
 }
 
 /** The postmaster of this cluster folder, when its `postmaster.pid` names a live process. */
