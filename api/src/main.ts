@@ -1,5 +1,6 @@
+import type { Server } from 'node:http';
 import { fileURLToPath } from 'node:url';
-import { serve } from '@hono/node-server';
+import { type ServerType, serve } from '@hono/node-server';
 import {
   ListeningReadModelWaiter,
   type ProjectorRunner,
@@ -17,13 +18,21 @@ import {
   openInfrastructure,
 } from './infrastructure';
 import { publisherCheckpointNames, startPublishing } from './kafka/publishing';
-import { printFirstStartGuidance } from './startupGuidance';
+import { prepareFirstStart } from './startupGuidance';
 import { hasBuiltUi } from './ui/serveUi';
 
 /** Built by `npm run build:ui` (and by `npm start` itself when missing or stale). */
 const uiDistDir = fileURLToPath(new URL('../../admin-ui/dist', import.meta.url));
 
-/** `npm start`: the API, and (unless PROJECTORS=external) the projectors in the same process. */
+/** How long a stop waits for requests in flight before it closes their connections. */
+const requestDrainMs = 10_000;
+
+/**
+ * `npm start`: the API, and (unless PROJECTORS=external) the projectors in the same process.
+ * The port opens only once start-up's guarantees hold (the operators exist in the read models).
+ * SIGTERM or SIGINT stop it cleanly, in order: no new requests and the ones in flight answered,
+ * the publisher and projectors at a checkpoint, the pools, then the embedded PostgreSQL.
+ */
 async function main() {
   const config = await loadConfigOrExit('api');
   const logger = createLogger(config);
@@ -44,25 +53,67 @@ async function main() {
     ? { distDir: uiDistDir, supportEmail: config.supportEmail }
     : undefined;
   if (!ui) logger.warn('admin UI not built (npm run build:ui): serving the API only');
+  const guidance = await prepareFirstStart(deps, infrastructure);
   const app = createApp(deps, ui);
-  const server = serve({ fetch: app.fetch, port: config.port, hostname: '0.0.0.0' }, (info) =>
-    logger.info(
-      { port: info.port },
-      `Issuer Portal API listening on http://localhost:${info.port}/api`,
-    ),
+  const server = await listen(app.fetch, config.port);
+  logger.info(
+    { port: config.port },
+    `Issuer Portal API listening on http://localhost:${config.port}/api`,
   );
-  await printFirstStartGuidance(deps, infrastructure);
+  if (guidance) console.log(`\n${guidance}\n`);
 
-  const shutdown = async (signal: string) => {
+  const stop = async (signal: NodeJS.Signals) => {
     logger.info({ signal }, 'shutting down');
-    server.close();
-    await publishing?.stop();
-    await readSide.stop();
-    await infrastructure.close();
-    process.exit(0);
+    try {
+      await closeServer(server);
+      await publishing?.stop();
+      await readSide.stop();
+      await infrastructure.close();
+      process.exit(0);
+    } catch (error) {
+      logger.error({ signal, err: error }, 'stop failed');
+      process.exit(1);
+    }
   };
-  process.once('SIGINT', () => void shutdown('SIGINT'));
-  process.once('SIGTERM', () => void shutdown('SIGTERM'));
+  onStopSignal(stop);
+}
+
+/**
+ * Ctrl-C reaches this process twice under `npm start` (from the terminal and forwarded by npm):
+ * a repeat within a second is that echo; a later one means "stop now".
+ */
+function onStopSignal(stop: (signal: NodeJS.Signals) => Promise<void>) {
+  let firstAt: number | undefined;
+  const handle = (signal: NodeJS.Signals) => {
+    if (firstAt === undefined) {
+      firstAt = Date.now();
+      void stop(signal);
+    } else if (Date.now() - firstAt > 1_000) {
+      process.exit(1);
+    }
+  };
+  process.on('SIGINT', handle);
+  process.on('SIGTERM', handle);
+}
+
+function listen(fetch: Parameters<typeof serve>[0]['fetch'], port: number): Promise<ServerType> {
+  return new Promise((resolve, reject) => {
+    const server = serve({ fetch, port, hostname: '0.0.0.0' }, () => resolve(server));
+    server.once('error', reject);
+  });
+}
+
+/** Stops accepting connections and waits for the requests in flight (bounded), then closes all. */
+function closeServer(server: ServerType): Promise<void> {
+  const http = server as Server;
+  return new Promise((resolve) => {
+    const drained = setTimeout(() => http.closeAllConnections(), requestDrainMs);
+    http.close(() => {
+      clearTimeout(drained);
+      resolve();
+    });
+    http.closeIdleConnections();
+  });
 }
 
 interface ReadSide {

@@ -3,40 +3,101 @@ import type { Infrastructure } from './infrastructure';
 import { ensureFirstOperator, ensureOperatorFromEnv } from './operator/operator';
 
 /**
- * Creates the configured operator, and on the embedded default's first start a generated one,
- * then tells a newcomer what to do next. Printed once, for a person: not a log line.
+ * What start-up guarantees before the port opens: the configured operator, and on the embedded
+ * default's first start a generated one, each already in the read models, so a sign-in the
+ * moment the port accepts succeeds. Answers what to tell a newcomer (undefined when the database
+ * was in use before): printed once, for a person, not a log line.
  */
-export async function printFirstStartGuidance(
+export async function prepareFirstStart(
   deps: AppDependencies,
   { config, store }: Infrastructure,
-): Promise<void> {
+): Promise<string | undefined> {
   const emptyStore = (await store.headPosition()) === undefined;
   const fromEnv = await ensureOperatorFromEnv(deps, config.operator);
   const generated = config.databaseUrl ? undefined : await ensureFirstOperator(deps);
-  if (!emptyStore && !generated) return;
+  if (!emptyStore && !generated) return undefined;
+  const operator = generated ?? config.operator;
+  return firstStartGuidance({
+    site: `http://localhost:${config.port}`,
+    operator: operator && { email: operator.email, password: generated?.password },
+    created: generated ? 'generated' : fromEnv === 'created' ? 'from-env' : undefined,
+  });
+}
 
-  const site = `http://localhost:${config.port}`;
+export interface FirstStart {
+  site: string;
+  /** The operator to sign in as; the password only when it was generated (shown this once). */
+  operator: { email: string; password?: string | undefined } | undefined;
+  created: 'generated' | 'from-env' | undefined;
+}
+
+/** The example company of the guidance (and of the README's quick start). */
+export const exampleCompany = {
+  companyName: 'Maple Robotics',
+  companySymbol: 'MAPL',
+  email: 'cfo@maple.test',
+  password: 'long-and-unusual-pass',
+};
+
+/** The first start's text: every step from registering a company to its first API call. */
+export function firstStartGuidance({ site, operator, created }: FirstStart): string {
   const api = `${site}/api`;
-  const lines = [
+  const json = "-H 'content-type: application/json'";
+  const operatorLogin = JSON.stringify({
+    email: operator?.email ?? '<operator email>',
+    password: operator?.password ?? '<operator password>',
+  });
+  const companyLogin = JSON.stringify({
+    email: exampleCompany.email,
+    password: exampleCompany.password,
+  });
+  return [
     'Issuer Portal is running on a new, empty database.',
     '',
-    ...(generated
-      ? [
-          'A platform operator was created (shown only this once; keep it safe):',
-          `  email:    ${generated.email}`,
-          `  password: ${generated.password}`,
-          '',
-        ]
-      : fromEnv === 'created'
-        ? [`The platform operator ${config.operator?.email} was created from OPERATOR_EMAIL.`, '']
-        : []),
-    'Next steps:',
-    `  1. Open ${site}/register in a browser and register a company, then sign in at ${site}/login`,
-    '     as the operator above and verify it on the Companies screen. Or with the API:',
-    `     Register a company:  curl -X POST ${api}/auth/register -H 'content-type: application/json' \\`,
-    `       -d '{"companyName":"Maple Robotics","companySymbol":"MAPL","email":"you@example.com","password":"<a long password>"}'`,
-    `     Sign in as the operator (POST ${api}/auth) and verify it: POST ${api}/operator/companies/<id>/verify`,
-    `  2. Health and projector lag: ${api}/health`,
-  ];
-  console.log(`\n${lines.join('\n')}\n`);
+    ...operatorLines(operator, created),
+    'Next steps, in a browser: register a company at',
+    `  ${site}/register, sign in at ${site}/login as the operator, verify the company`,
+    '  on the Companies screen, then sign in as the company.',
+    '',
+    'Or with curl (each answer is JSON; `json` reads a field of it with node):',
+    `  json() { node -pe "JSON.parse(require('fs').readFileSync(0, 'utf8'))$1"; }`,
+    '  # 1. register a company',
+    `  curl -s -X POST ${api}/auth/register ${json} \\`,
+    `    -d '${JSON.stringify(exampleCompany)}'`,
+    '  # 2. sign in as the operator: the token goes in the Authorization header',
+    `  OPERATOR_TOKEN=$(curl -s -X POST ${api}/auth ${json} \\`,
+    `    -d '${operatorLogin}' | json .access_token)`,
+    "  # 3. the company's id, from the operator's list of companies",
+    `  COMPANY_ID=$(curl -s -G ${api}/operator/companies -H "Authorization: Bearer $OPERATOR_TOKEN" \\`,
+    `    --data-urlencode 'filter=${JSON.stringify({ q: exampleCompany.companySymbol })}' | json '[0].id')`,
+    '  # 4. verify it',
+    `  curl -s -X POST ${api}/operator/companies/$COMPANY_ID/verify -H "Authorization: Bearer $OPERATOR_TOKEN"`,
+    '  # 5. sign in as the company and list its customers',
+    `  TOKEN=$(curl -s -X POST ${api}/auth ${json} -d '${companyLogin}' | json .access_token)`,
+    `  curl -s ${api}/customers -H "Authorization: Bearer $TOKEN"`,
+    '',
+    `Health and projector lag: ${api}/health`,
+  ].join('\n');
+}
+
+function operatorLines(operator: FirstStart['operator'], created: FirstStart['created']) {
+  if (created === 'generated' && operator?.password) {
+    return [
+      'A platform operator was created (shown only this once; keep it safe):',
+      `  email:    ${operator.email}`,
+      `  password: ${operator.password}`,
+      '',
+    ];
+  }
+  if (created === 'from-env') {
+    return [`The platform operator ${operator?.email} was created from OPERATOR_EMAIL.`, ''];
+  }
+  if (!operator) {
+    return [
+      'No platform operator is configured: create one with',
+      '  npm run operator -- create --email <email> --password <a long password>',
+      '',
+    ];
+  }
+  return [];
 }

@@ -3,15 +3,20 @@
 #
 #   bash scripts/kafka/broker.sh start  [--port 9092] [--state-dir DIR]
 #                                                       fetch (once), format (once), start, wait until ready
-#   bash scripts/kafka/broker.sh stop                   stop the broker started from this cache
-#   bash scripts/kafka/broker.sh status                 say whether it is running
+#   bash scripts/kafka/broker.sh stop   [--port P | --state-dir DIR | --all]
+#                                                       stop the default broker, the one on port P,
+#                                                       the one of DIR, or every broker of this cache
+#   bash scripts/kafka/broker.sh status [--port P | --state-dir DIR]
+#                                                       say whether it is running (and name the others)
 #   bash scripts/kafka/broker.sh smoke                  round trip through the running broker
 #                                                       (create topic, produce, consume, compare)
 #
 # Everything lives in .cache/kafka/ (gitignored): lib/ (jars), data/ (log dirs), cluster-id,
 # server.properties, log4j.properties, broker.log, broker.pid. Loopback only (127.0.0.1).
 # --state-dir runs another broker beside it: its own data, config, log and pid under DIR (the jars
-# stay shared in the cache); pass the same --state-dir to stop/status/smoke it.
+# stay shared in the cache); pass the same --state-dir (or its --port) to stop/status/smoke it.
+# Each running broker is listed in <cache>/brokers/<port> (its state folder), which is how
+# --port and --all find a broker started with --state-dir.
 # The controller listens on port+1. Environment overrides:
 #   KAFKA_CACHE_DIR        cache folder (default <repo>/.cache/kafka)
 #   KAFKA_HEAP_OPTS        JVM heap (default -Xms256m -Xmx512m)
@@ -32,22 +37,39 @@ HOST=127.0.0.1
 say() { echo "kafka: $*"; }
 die() { echo "kafka: error: $*" >&2; exit 1; }
 
-usage() { echo "usage: $0 start|stop|status|smoke [--port 9092] [--state-dir DIR]" >&2; exit 2; }
+usage() {
+  cat >&2 <<EOF
+usage: $0 start|stop|status|smoke [--port 9092] [--state-dir DIR]
+       $0 stop --all
+A broker started with --state-dir DIR is stopped with the same --state-dir DIR or with its --port;
+plain "stop" stops only the default broker (port 9092, state in $CACHE) and names the others.
+EOF
+  exit 2
+}
 
 # --- arguments ---------------------------------------------------------------------------------
 [ $# -ge 1 ] || usage
 CMD="$1"; shift
 PORT=9092
 STATE="$CACHE"
+PORT_GIVEN=""
+STATE_GIVEN=""
+ALL=""
 while [ $# -gt 0 ]; do
   case "$1" in
-    --port) [ $# -ge 2 ] || usage; PORT="$2"; shift 2 ;;
-    --port=*) PORT="${1#--port=}"; shift ;;
-    --state-dir) [ $# -ge 2 ] || usage; STATE="$2"; shift 2 ;;
-    --state-dir=*) STATE="${1#--state-dir=}"; shift ;;
+    --port) [ $# -ge 2 ] || usage; PORT="$2"; PORT_GIVEN=1; shift 2 ;;
+    --port=*) PORT="${1#--port=}"; PORT_GIVEN=1; shift ;;
+    --state-dir) [ $# -ge 2 ] || usage; STATE="$2"; STATE_GIVEN=1; shift 2 ;;
+    --state-dir=*) STATE="${1#--state-dir=}"; STATE_GIVEN=1; shift ;;
+    --all) ALL=1; shift ;;
     *) usage ;;
   esac
 done
+REGISTRY="$CACHE/brokers"
+# Outside `start`, --port alone names a broker started with --state-dir on that port.
+if [ "$CMD" != start ] && [ -n "$PORT_GIVEN" ] && [ -z "$STATE_GIVEN" ] && [ -s "$REGISTRY/$PORT" ]; then
+  STATE="$(cat "$REGISTRY/$PORT")"
+fi
 mkdir -p "$STATE"
 STATE="$(cd "$STATE" && pwd)"
 DATA="$STATE/data"
@@ -79,6 +101,32 @@ running_pid() {
 }
 
 classpath() { echo "$LIB/*"; }
+
+# "port state-dir" of every broker of this cache that is still running (stale entries removed).
+registered_brokers() {
+  local entry port state pid
+  for entry in "$REGISTRY"/*; do
+    [ -f "$entry" ] || continue
+    port="$(basename "$entry")"
+    state="$(cat "$entry")"
+    pid="$(cat "$state/broker.pid" 2>/dev/null || true)"
+    if [[ "$pid" =~ ^[0-9]+$ ]] && kill -0 "$pid" 2>/dev/null \
+       && tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null | grep -q "kafka.Kafka $state/server.properties"; then
+      echo "$port $state"
+    else
+      rm -f "$entry"
+    fi
+  done
+}
+
+# After "not running": name the other brokers of this cache and how to reach them.
+mention_others() {
+  local port state
+  while read -r port state; do
+    [ "$state" = "$STATE" ] && continue
+    say "also running: port $port (--state-dir $state): $1 it with --port $port or --state-dir $state"
+  done < <(registered_brokers)
+}
 
 fetch_deps() {
   local want have=""
@@ -188,6 +236,8 @@ cmd_start() {
   pid=$!
   echo "$pid" >"$PID_FILE"
   echo "$PORT" >"$PORT_FILE"
+  mkdir -p "$REGISTRY"
+  echo "$STATE" >"$REGISTRY/$PORT"
   # Ready = the port accepts connections AND the server logged that start-up finished
   # (the listener socket is bound a moment before the broker serves requests).
   local deadline=$((SECONDS + START_TIMEOUT))
@@ -212,10 +262,22 @@ cmd_start() {
 }
 
 cmd_stop() {
+  if [ -n "$ALL" ]; then
+    local port state
+    while read -r port state; do
+      STATE="$state" PID_FILE="$state/broker.pid" CONFIG="$state/server.properties" stop_broker
+    done < <(registered_brokers)
+    return 0
+  fi
+  stop_broker || mention_others stop
+}
+
+# Stops the broker of $STATE; returns 1 when it is not running.
+stop_broker() {
   local pid
   if ! pid="$(running_pid)"; then
-    say "not running"
-    return 0
+    say "not running${STATE_GIVEN:+ (state dir $STATE)}"
+    return 1
   fi
   kill -TERM "$pid" 2>/dev/null || true
   local deadline=$((SECONDS + STOP_TIMEOUT))
@@ -229,7 +291,11 @@ cmd_stop() {
     sleep 0.5
   done
   rm -f "$PID_FILE"
-  say "stopped (pid $pid)"
+  local entry
+  for entry in "$REGISTRY"/*; do
+    [ -f "$entry" ] && [ "$(cat "$entry")" = "$STATE" ] && rm -f "$entry"
+  done
+  say "stopped (pid $pid, state dir $STATE)"
 }
 
 cmd_status() {
@@ -245,6 +311,7 @@ cmd_status() {
     return 0
   fi
   say "not running"
+  mention_others check
   return 3
 }
 

@@ -16,9 +16,9 @@ export const operatorRole = 'operator';
 export const defaultOperatorEmail = 'operator@issuer-portal.local';
 
 /**
- * What the CLI and start-up have. The clock defaults to the system's; with `readModels`, the
- * first-operator check waits for the projectors to reach the newest event before it trusts the
- * users read model.
+ * What the CLI and start-up have. The clock defaults to the system's; with `readModels`, start-up
+ * waits for the projectors: to reach the newest event before the first-operator check trusts the
+ * users read model, and to apply an operator it creates before the port opens.
  */
 type OperatorDeps = Pick<AppDependencies, 'store' | 'pool'> &
   Partial<Pick<AppDependencies, 'clock' | 'readModels'>>;
@@ -40,7 +40,7 @@ const credentialsSchema = z.strictObject({ email: emailField, password: newPassw
 export async function createOperator(
   deps: OperatorDeps,
   credentials: OperatorCredentials,
-): Promise<{ userId: string; email: string }> {
+): Promise<{ userId: string; email: string; position: bigint }> {
   const parsed = credentialsSchema.safeParse(credentials);
   if (!parsed.success) throw validationError(parsed.error);
   const { email, password } = parsed.data;
@@ -53,7 +53,7 @@ export async function createOperator(
       userId,
     },
   );
-  await openAccount(commands, {
+  const position = await openAccount(commands, {
     userId,
     companyId: PLATFORM_COMPANY_ID,
     email,
@@ -62,7 +62,13 @@ export async function createOperator(
     roles: [operatorRole],
     now: clock(),
   });
-  return { userId, email };
+  return { userId, email, position };
+}
+
+/** Creates the operator, then (with `readModels`) waits until the read models have it. */
+async function createOperatorAtStart(deps: OperatorDeps, credentials: OperatorCredentials) {
+  const { position } = await createOperator(deps, credentials);
+  await deps.readModels?.waitFor(position, startupCatchUpMs);
 }
 
 /** The roles of the account holding this email, read from the write side; undefined if free. */
@@ -92,7 +98,7 @@ export async function ensureOperatorFromEnv(
   if (roles) {
     throw new Error('OPERATOR_EMAIL belongs to a company user; choose another email');
   }
-  await createOperator(deps, operator);
+  await createOperatorAtStart(deps, operator);
   return 'created';
 }
 
@@ -110,7 +116,7 @@ export async function ensureFirstOperator(
   if (await rolesOfEmail(deps, defaultOperatorEmail)) return undefined;
   const credentials = { email: defaultOperatorEmail, password: generatePassword() };
   try {
-    await createOperator(deps, credentials);
+    await createOperatorAtStart(deps, credentials);
   } catch (error) {
     // Another process starting at the same moment created it first.
     if (error instanceof DomainError && error.status === 409) return undefined;

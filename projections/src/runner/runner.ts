@@ -102,7 +102,7 @@ export class ProjectorRunner {
     await Promise.all(this.#loops);
     await this.#notifier?.flushed();
     this.#tracker.cancelAll();
-    this.#options.logger.info('projectors stopped');
+    this.#options.logger.debug('projectors stopped');
   }
 
   status(): Promise<ProjectionsStatus> {
