@@ -3,5 +3,6 @@ export * from './customers/events';
 export * from './errors';
 export * from './eventStore';
 export * from './integration';
+export * from './payments/events';
 export * from './streams';
 export * from './users/events';

@@ -10,6 +10,8 @@ export const streamCategories = {
   customer: 'Customer',
   /** `CustomerEmail-<companyId>:<email>`: an email is unique within its company. */
   customerEmailReservation: 'CustomerEmail',
+  /** One stream per card payment: its refunds are appended here, guarded by its revision. */
+  payment: 'Payment',
 } as const;
 
 export type StreamCategory = (typeof streamCategories)[keyof typeof streamCategories];

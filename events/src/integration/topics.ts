@@ -13,6 +13,7 @@ export const topicOfCategory = {
   UserEmail: undefined,
   Customer: 'customers.v1',
   CustomerEmail: undefined,
+  Payment: 'payments.v1',
 } as const satisfies Record<StreamCategory, string | undefined>;
 
 export const defaultTopicPrefix = 'issuer';

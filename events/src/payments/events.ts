@@ -1,0 +1,130 @@
+import { z } from 'zod';
+
+/**
+ * Events of the Payment stream (`Payment-<paymentId>`, one per card payment taken on a terminal,
+ * its company id in the data and the metadata). The stream guards the payment's own invariants:
+ * one charge, refunds never above what was captured. Amounts are integer cents.
+ * Names and fields are stable forever: add optional fields, never rename.
+ */
+
+export const paymentCurrencies = ['CAD'] as const;
+export const paymentCurrency = z.enum(paymentCurrencies);
+export type PaymentCurrency = (typeof paymentCurrencies)[number];
+
+/** Why the processor refused a card, as Stripe names its decline codes. */
+export const declineReasons = [
+  'card_declined',
+  'insufficient_funds',
+  'expired_card',
+  'incorrect_cvc',
+  'processing_error',
+] as const;
+export const declineReason = z.enum(declineReasons);
+export type DeclineReason = (typeof declineReasons)[number];
+
+const ids = { paymentId: z.string(), companyId: z.string() };
+const cents = z.number().int();
+
+export const paymentRequestedData = z.object({
+  ...ids,
+  terminalId: z.string(),
+  amountCents: cents,
+  currency: paymentCurrency,
+  customerId: z.string().nullable(),
+  description: z.string().nullable(),
+  requestedBy: z.string(),
+  requestedAt: z.string(),
+  /** When the payment expires if no card was presented (requestedAt + the configured timeout). */
+  expiresAt: z.string(),
+});
+/** The gateway accepted the request (idempotency key = paymentId); the terminal now waits for a card. */
+export const paymentSentToTerminalData = z.object({
+  ...ids,
+  terminalId: z.string(),
+  gatewayPaymentId: z.string(),
+  sentAt: z.string(),
+});
+export const paymentAuthorizedData = z.object({
+  ...ids,
+  gatewayEventId: z.string(),
+  amountCents: cents,
+  cardBrand: z.string(),
+  cardLast4: z.string(),
+  authorizedAt: z.string(),
+});
+export const paymentCapturedData = z.object({
+  ...ids,
+  gatewayEventId: z.string(),
+  amountCents: cents,
+  currency: paymentCurrency,
+  capturedAt: z.string(),
+});
+export const paymentDeclinedData = z.object({
+  ...ids,
+  gatewayEventId: z.string(),
+  reason: declineReason,
+  declinedAt: z.string(),
+});
+export const paymentCancelledData = z.object({
+  ...ids,
+  cancelledBy: z.string(),
+  cancelledAt: z.string(),
+});
+export const paymentExpiredData = z.object({ ...ids, expiredAt: z.string() });
+export const paymentRefundedData = z.object({
+  ...ids,
+  refundId: z.string(),
+  amountCents: cents,
+  currency: paymentCurrency,
+  reason: z.string(),
+  refundedBy: z.string(),
+  refundedAt: z.string(),
+});
+
+type Event<Type extends string, Schema extends z.ZodType> = { type: Type; data: z.infer<Schema> };
+
+export type PaymentRequested = Event<'PaymentRequested', typeof paymentRequestedData>;
+export type PaymentSentToTerminal = Event<
+  'PaymentSentToTerminal',
+  typeof paymentSentToTerminalData
+>;
+export type PaymentAuthorized = Event<'PaymentAuthorized', typeof paymentAuthorizedData>;
+export type PaymentCaptured = Event<'PaymentCaptured', typeof paymentCapturedData>;
+export type PaymentDeclined = Event<'PaymentDeclined', typeof paymentDeclinedData>;
+export type PaymentCancelled = Event<'PaymentCancelled', typeof paymentCancelledData>;
+export type PaymentExpired = Event<'PaymentExpired', typeof paymentExpiredData>;
+export type PaymentRefunded = Event<'PaymentRefunded', typeof paymentRefundedData>;
+
+export type PaymentEvent =
+  | PaymentRequested
+  | PaymentSentToTerminal
+  | PaymentAuthorized
+  | PaymentCaptured
+  | PaymentDeclined
+  | PaymentCancelled
+  | PaymentExpired
+  | PaymentRefunded;
+
+export const paymentEventSchemas = {
+  PaymentRequested: paymentRequestedData,
+  PaymentSentToTerminal: paymentSentToTerminalData,
+  PaymentAuthorized: paymentAuthorizedData,
+  PaymentCaptured: paymentCapturedData,
+  PaymentDeclined: paymentDeclinedData,
+  PaymentCancelled: paymentCancelledData,
+  PaymentExpired: paymentExpiredData,
+  PaymentRefunded: paymentRefundedData,
+} as const satisfies Record<PaymentEvent['type'], z.ZodType>;
+
+export const paymentEventTypes = Object.keys(paymentEventSchemas) as PaymentEvent['type'][];
+
+/** Narrows a stored event to a payment event by its type; undefined for any other type. */
+export function asPaymentEvent(event: { type: string; data: unknown }): PaymentEvent | undefined {
+  return Object.hasOwn(paymentEventSchemas, event.type) ? (event as PaymentEvent) : undefined;
+}
+
+/** Ledger accounts; a company's balance is what its `available` account holds. */
+export const ledgerAccounts = {
+  companyAvailable: (companyId: string) => `company:${companyId}:available`,
+  externalCard: 'external:card',
+} as const;
