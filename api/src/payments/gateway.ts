@@ -1,0 +1,57 @@
+import type { DeclineReason, PaymentCurrency } from '@issuer/events';
+
+/**
+ * The port to a card-present processor (Stripe Terminal and the like). The simulator is the only
+ * adapter today; a real processor is a second adapter behind this interface, never a change to
+ * the payment's decider. Every call is idempotent by the key it carries, so a retry after a crash
+ * never charges twice.
+ */
+export interface PaymentTerminalGateway {
+  /** `simulator` while the built-in terminal simulator is the adapter (its sandbox routes exist only then). */
+  readonly name: string;
+  /**
+   * Puts the payment on the terminal, waiting for a card. Idempotent by `paymentId`: a second call
+   * for the same payment answers the same `gatewayPaymentId` and charges nothing new.
+   */
+  sendPayment(request: TerminalPaymentRequest): Promise<{ gatewayPaymentId: string }>;
+  /** Clears a payment still waiting on its terminal; a payment already decided stays as it is. */
+  cancelPayment(request: { paymentId: string; terminalId: string }): Promise<void>;
+  /** Returns money of a captured payment to the card. Idempotent by `refundId`. */
+  refundPayment(request: {
+    paymentId: string;
+    refundId: string;
+    amountCents: number;
+    currency: PaymentCurrency;
+  }): Promise<void>;
+}
+
+export interface TerminalPaymentRequest {
+  paymentId: string;
+  companyId: string;
+  terminalId: string;
+  amountCents: number;
+  currency: PaymentCurrency;
+  /** The processor stops waiting for a card at this time. */
+  expiresAt: string;
+}
+
+/**
+ * What the processor reports back through a signed webhook. Delivered at least once, sometimes
+ * twice (same `id`) and in any order; the payment's stream ignores an `id` it has seen.
+ */
+export type GatewayEvent =
+  | (GatewayEventBase & {
+      type: 'payment.authorized' | 'payment.captured';
+      amountCents: number;
+      cardBrand: string;
+      cardLast4: string;
+    })
+  | (GatewayEventBase & { type: 'payment.declined'; reason: DeclineReason });
+
+interface GatewayEventBase {
+  /** The processor's event id: the deduplication key. */
+  id: string;
+  paymentId: string;
+  gatewayPaymentId: string;
+  occurredAt: string;
+}
