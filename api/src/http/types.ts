@@ -70,6 +70,8 @@ export interface ApiConfig {
    * only their `X-Forwarded-For` names the client. Default: none, the TCP peer is the client.
    */
   trustedProxies?: readonly string[];
+  /** Verifies the terminal gateway's webhooks; default: derived from `tokenSecret` (HKDF). */
+  terminalWebhookSecret?: Uint8Array;
 }
 
 /** Hono environment shared by every route. */
