@@ -17,6 +17,7 @@ import { migrateAuth } from './auth/loginThrottle';
 import { type Config, ConfigError, loadConfig } from './config';
 import { migrateCustomers } from './customers';
 import { migrateHttp } from './http';
+import { migrateTerminalSimulator } from './payments/simulator';
 
 /** Every read model the portal keeps, in one list for the runner, rebuild and health. */
 export const allProjections: readonly Projection[] = [
@@ -58,6 +59,7 @@ export async function openInfrastructure(config: Config, logger: Logger): Promis
     await migrateHttp(pool);
     await migrateAuth(pool);
     await migrateCustomers(pool);
+    await migrateTerminalSimulator(pool);
     await migrateProjections(pool, allProjections);
   } catch (error) {
     await pool.end();

@@ -1,0 +1,13 @@
+export { migrateTerminalSimulator } from './simulatorTables';
+export {
+  createTerminalSimulator,
+  isTerminalSimulator,
+  type PresentCardRequest,
+  simulatorGatewayName,
+  type TerminalSimulator,
+  type TerminalSimulatorControls,
+  type TerminalSimulatorGateway,
+  type WaitingPayment,
+} from './terminalSimulator';
+export { defaultTestCard, outcomeOfCard, testCards } from './testCards';
+export { httpTransport, type WebhookDeliveryOptions, type WebhookTransport } from './webhookOutbox';
