@@ -46,6 +46,7 @@ const environmentSchema = z.object({
   SUPPORT_EMAIL: z.string().email().default('support@issuer-portal.local'),
   TERMINAL_WEBHOOK_SECRET: z.string().optional(),
   TERMINAL_GATEWAY_URL: z.string().url().optional(),
+  TERMINAL_WEBHOOK_URL: z.string().url().optional(),
   TERMINAL_SIMULATOR_PORT: z.coerce.number().int().min(1).max(65535).default(3100),
   TRUSTED_PROXIES: z
     .string()
@@ -92,6 +93,8 @@ export interface Config {
   terminalGatewayUrl: string | undefined;
   /** Port of `npm run terminal-simulator`. */
   terminalSimulatorPort: number;
+  /** Where `npm run terminal-simulator` posts its webhooks (default: the API on PORT, this host). */
+  terminalWebhookUrl: string;
 }
 
 export class ConfigError extends Error {
@@ -153,6 +156,8 @@ export async function loadConfig(
       serves === 'api' ? webhookSecret(e.TERMINAL_WEBHOOK_SECRET, secret) : new Uint8Array(),
     terminalGatewayUrl: e.TERMINAL_GATEWAY_URL,
     terminalSimulatorPort: e.TERMINAL_SIMULATOR_PORT,
+    terminalWebhookUrl:
+      e.TERMINAL_WEBHOOK_URL ?? `http://127.0.0.1:${e.PORT}/api/payments/webhooks/terminal`,
   };
 }
 

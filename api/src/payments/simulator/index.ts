@@ -1,4 +1,6 @@
+export { simulatorServer } from './simulatorServer';
 export { migrateTerminalSimulator } from './simulatorTables';
+export { createTerminalGatewayClient } from './terminalGatewayClient';
 export {
   createTerminalSimulator,
   isTerminalSimulator,
