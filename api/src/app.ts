@@ -5,6 +5,7 @@ import { customerRoutes, customerUploadPaths, legacyContactRoutes } from './cust
 import { healthRoutes } from './health';
 import { type AppDependencies, type AppEnv, buildApp, type Feature } from './http';
 import { operatorRoutes } from './operator';
+import { paymentRoutes } from './payments';
 import { serveUi, type UiOptions } from './ui/serveUi';
 import { welcome } from './welcome';
 
@@ -17,6 +18,7 @@ export const features: readonly Feature[] = [
   operatorRoutes,
   customerRoutes,
   legacyContactRoutes,
+  paymentRoutes,
 ];
 
 /** With `ui`, the built admin UI answers every GET outside `/api`; without, `/` says hello. */
