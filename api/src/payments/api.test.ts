@@ -1,6 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { errorOf, jsonOf } from '../http/testing/responses';
-import { loadPayment } from './paymentCommands';
+import type { PaymentTerminalGateway } from './gateway';
+import {
+  expirePayment,
+  loadPayment,
+  paymentStream,
+  recordGatewayEvent,
+  sendPaymentToTerminal,
+} from './paymentCommands';
 import type { PaymentResource } from './paymentView';
 import { type PaymentsHarness, startPaymentsHarness } from './testing/paymentsHarness';
 
@@ -353,5 +360,113 @@ describe('tenancy', () => {
       body: newPayment(),
     });
     expect(res.status).toBe(403);
+  });
+});
+
+describe('payment commands outside a request (webhook, resumer, expiry)', () => {
+  const report = (paymentId: string, id: string, type: 'payment.authorized' | 'payment.captured') =>
+    recordGatewayEvent(h.deps, {
+      id,
+      type,
+      paymentId,
+      gatewayPaymentId: `gw_${paymentId}`,
+      occurredAt: h.deps.clock().toISOString(),
+      amountCents: 2500,
+      cardBrand: 'mastercard',
+      cardLast4: '4444',
+    });
+  const eventTypes = async (paymentId: string) =>
+    (await h.store.readStream(paymentStream(paymentId))).map((event) => event.type);
+
+  it('records the intent before calling the gateway; a failed send leaves it pending for the resumer', async () => {
+    const recording = h.deps.paymentGateway;
+    const seenByGateway: string[][] = [];
+    h.deps.paymentGateway = {
+      ...recording,
+      async sendPayment(request) {
+        seenByGateway.push(await eventTypes(request.paymentId));
+        throw new Error('terminal offline');
+      },
+    } satisfies PaymentTerminalGateway;
+    let payment: PaymentResource;
+    try {
+      payment = await h.pay(company.token, newPayment());
+    } finally {
+      h.deps.paymentGateway = recording;
+    }
+    expect(seenByGateway).toEqual([['PaymentRequested']]);
+    expect(payment.status).toBe('pending');
+    expect((await loadPayment(h.deps, payment.id)).state.status).toBe('pending');
+
+    await sendPaymentToTerminal(h.deps, payment.id);
+    await sendPaymentToTerminal(h.deps, payment.id);
+    expect(h.gateway.sent.filter((request) => request.paymentId === payment.id)).toHaveLength(1);
+    expect(await eventTypes(payment.id)).toEqual(['PaymentRequested', 'PaymentSentToTerminal']);
+  });
+
+  it('records a capture once, whatever the order and however often it is reported', async () => {
+    const payment = await h.pay(company.token, newPayment());
+    await report(payment.id, 'ev-cap', 'payment.captured');
+    await report(payment.id, 'ev-auth', 'payment.authorized');
+    const again = await report(payment.id, 'ev-cap', 'payment.captured');
+    expect(again.events).toEqual([]);
+    expect(await eventTypes(payment.id)).toEqual([
+      'PaymentRequested',
+      'PaymentSentToTerminal',
+      'PaymentAuthorized',
+      'PaymentCaptured',
+    ]);
+    const shown = await jsonOf<PaymentResource>(await h.getPayment(company.token, payment.id));
+    expect(shown).toMatchObject({
+      status: 'captured',
+      cardBrand: 'mastercard',
+      cardLast4: '4444',
+      refundableCents: 2500,
+    });
+  });
+
+  it('shows a decline with its reason', async () => {
+    const payment = await h.pay(company.token, newPayment());
+    await recordGatewayEvent(h.deps, {
+      id: `ev-${payment.id}`,
+      type: 'payment.declined',
+      paymentId: payment.id,
+      gatewayPaymentId: `gw_${payment.id}`,
+      occurredAt: h.deps.clock().toISOString(),
+      reason: 'expired_card',
+    });
+    const shown = await jsonOf<PaymentResource>(await h.getPayment(company.token, payment.id));
+    expect(shown).toMatchObject({
+      status: 'declined',
+      declineReason: 'expired_card',
+      completedAt: h.deps.clock().toISOString(),
+      refundableCents: 0,
+    });
+  });
+
+  it('still records a capture that arrives after a cancel (the money moved), which can be refunded', async () => {
+    const payment = await h.pay(company.token, newPayment());
+    expect((await send(`/api/payments/${payment.id}/cancel`)).status).toBe(200);
+    await report(payment.id, `ev-late-${payment.id}`, 'payment.captured');
+    const shown = await jsonOf<PaymentResource>(await h.getPayment(company.token, payment.id));
+    expect(shown).toMatchObject({ status: 'captured', refundableCents: 2500 });
+    expect((await refund(payment.id, 2500)).status).toBe(201);
+  });
+
+  it('expires a payment still waiting at its expiry time, not before, and clears the terminal', async () => {
+    const payment = await h.pay(company.token, newPayment());
+    h.advanceClock(299_000);
+    expect((await expirePayment(h.deps, payment.id)).events).toEqual([]);
+    h.advanceClock(1_000);
+    const expired = await expirePayment(h.deps, payment.id);
+    expect(expired.events.map((event) => event.type)).toEqual(['PaymentExpired']);
+    expect((await expirePayment(h.deps, payment.id)).events).toEqual([]);
+    expect(h.gateway.cancelled).toContainEqual({
+      paymentId: payment.id,
+      terminalId: company.terminalId,
+    });
+    const shown = await jsonOf<PaymentResource>(await h.getPayment(company.token, payment.id));
+    expect(shown).toMatchObject({ status: 'expired', completedAt: payment.expiresAt });
+    expect((await send(`/api/payments/${payment.id}/cancel`)).status).toBe(409);
   });
 });
