@@ -309,6 +309,41 @@ describe('POST /api/payments/:id/refunds', () => {
     expect(after.refunds).toHaveLength(1);
   });
 
+  it('answers 503 when the processor fails a refund; the retry with the same key records it once', async () => {
+    const payment = await capturedPayment();
+    const recording = h.deps.paymentGateway;
+    let failures = 0;
+    h.deps.paymentGateway = {
+      ...recording,
+      async refundPayment(request) {
+        if (failures++ === 0) throw new Error('processor timeout');
+        await recording.refundPayment(request);
+      },
+    } satisfies PaymentTerminalGateway;
+    const headers = { 'Idempotency-Key': `refund-retry-${payment.id}` };
+    try {
+      const failed = await refund(payment.id, 900, 'Retry', headers);
+      expect(failed.status).toBe(503);
+      expect((await errorOf(failed)).code).toBe('gateway_unavailable');
+      const retried = await refund(payment.id, 900, 'Retry', headers);
+      expect(retried.status).toBe(201);
+      const after = await jsonOf<PaymentResource>(retried);
+      expect(after.refunds).toHaveLength(1);
+      expect(after.refundedCents).toBe(900);
+    } finally {
+      h.deps.paymentGateway = recording;
+    }
+    const sentToCard = h.gateway.refunded.filter((r) => r.paymentId === payment.id);
+    expect(sentToCard).toEqual([
+      {
+        paymentId: payment.id,
+        refundId: expect.stringMatching(/^rf_/),
+        amountCents: 900,
+        currency: 'CAD',
+      },
+    ]);
+  });
+
   it('never refunds more than was captured under concurrent refunds', async () => {
     const payment = await capturedPayment(10_000);
     const answers = await Promise.all(
