@@ -1,10 +1,13 @@
 import type { Hono } from 'hono';
 import { authRoutes, companyUserRoutes } from './auth';
+import { balanceRoutes } from './balance';
 import { companyRoutes } from './companies';
 import { customerRoutes, customerUploadPaths, legacyContactRoutes } from './customers';
 import { healthRoutes } from './health';
 import { type AppDependencies, type AppEnv, buildApp, type Feature } from './http';
 import { operatorRoutes } from './operator';
+import { paymentListRoutes } from './payments/paymentListApi';
+import { legacyTransactionRoutes, transactionRoutes } from './transactions';
 import { serveUi, type UiOptions } from './ui/serveUi';
 import { welcome } from './welcome';
 
@@ -17,6 +20,10 @@ export const features: readonly Feature[] = [
   operatorRoutes,
   customerRoutes,
   legacyContactRoutes,
+  paymentListRoutes,
+  transactionRoutes,
+  legacyTransactionRoutes,
+  balanceRoutes,
 ];
 
 /** With `ui`, the built admin UI answers every GET outside `/api`; without, `/` says hello. */

@@ -12,7 +12,6 @@ import {
 } from './listing';
 import {
   type StoredTransaction,
-  type TransactionKind,
   type TransactionRow,
   toTransactionRow,
   transactionColumns,
@@ -28,7 +27,8 @@ export type TransactionSortField = keyof typeof transactionSortFields;
 export interface TransactionFilter {
   /** Substring of the description, the customer's name or the payment id; every word must match. */
   q?: string;
-  kind?: readonly TransactionKind[];
+  /** Kinds to show; the API also takes those later work adds (etransfer, payout). */
+  kind?: readonly string[];
   status?: readonly string[];
   customerId?: string;
   terminalId?: string;
