@@ -9,6 +9,7 @@ import {
   accountProjections,
   customerProjections,
   migrateProjections,
+  moneyProjections,
   type Projection,
 } from '@issuer/projections';
 import pg from 'pg';
@@ -23,6 +24,7 @@ import { migrateTerminalSimulator } from './payments/simulator';
 export const allProjections: readonly Projection[] = [
   ...accountProjections,
   ...customerProjections,
+  ...moneyProjections,
 ];
 
 export interface Infrastructure {
