@@ -6,6 +6,7 @@ import { defaultTopicPrefix } from '@issuer/events';
 import type { KafkaSettings } from '@issuer/kafka';
 import { z } from 'zod';
 import { parseProxyEntry } from './http/clientAddress';
+import { type PaymentFailpoint, paymentFailpoints } from './payments/scheduler/failpoints';
 import { deriveWebhookSecret } from './payments/webhooks/webhookSignature';
 
 /**
@@ -49,6 +50,7 @@ const environmentSchema = z.object({
   TERMINAL_GATEWAY_URL: z.string().url().optional(),
   TERMINAL_WEBHOOK_URL: z.string().url().optional(),
   TERMINAL_SIMULATOR_PORT: z.coerce.number().int().min(1).max(65535).default(3100),
+  PAYMENTS_TEST_FAILPOINT: z.enum(paymentFailpoints).optional(),
   TRUSTED_PROXIES: z
     .string()
     .default('')
@@ -98,6 +100,8 @@ export interface Config {
   terminalSimulatorPort: number;
   /** Where `npm run terminal-simulator` posts its webhooks (default: the API on PORT, this host). */
   terminalWebhookUrl: string;
+  /** Tests only: where the process kills itself while taking a payment. */
+  paymentsTestFailpoint: PaymentFailpoint | undefined;
 }
 
 export class ConfigError extends Error {
@@ -160,6 +164,7 @@ export async function loadConfig(
       serves === 'api' ? webhookSecret(e.TERMINAL_WEBHOOK_SECRET, secret) : new Uint8Array(),
     terminalGatewayUrl: e.TERMINAL_GATEWAY_URL,
     terminalSimulatorPort: e.TERMINAL_SIMULATOR_PORT,
+    paymentsTestFailpoint: e.PAYMENTS_TEST_FAILPOINT,
     terminalWebhookUrl:
       e.TERMINAL_WEBHOOK_URL ?? `http://127.0.0.1:${e.PORT}/api/payments/webhooks/terminal`,
   };

@@ -18,13 +18,15 @@ import { migrateAuth } from './auth/loginThrottle';
 import { type Config, ConfigError, loadConfig } from './config';
 import { migrateCustomers } from './customers';
 import { migrateHttp } from './http';
-import { migrateTerminalSimulator } from './payments/simulator';
+import { paymentTimersProjection } from './payments/scheduler/paymentTimersProjection';
+import { migrateTerminalSimulator } from './payments/simulator/simulatorTables';
 
 /** Every read model the portal keeps, in one list for the runner, rebuild and health. */
 export const allProjections: readonly Projection[] = [
   ...accountProjections,
   ...customerProjections,
   ...moneyProjections,
+  paymentTimersProjection,
 ];
 
 export interface Infrastructure {
