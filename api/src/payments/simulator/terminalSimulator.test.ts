@@ -199,28 +199,63 @@ describe('terminal simulator', () => {
     expect(received[2]?.id).toBe(received[0]?.id);
   });
 
-  it('retries a webhook the receiver refused, with backoff, until a 2xx; then never again', async () => {
+  it('retries a webhook the receiver refused, with doubling backoff, until a 2xx; then never again', async () => {
     const { received, deliver, attempts } = receiver((attempt) => (attempt <= 2 ? 503 : 200));
-    const sim = simulator(deliver, { retryBaseMs: 20, retryMaxMs: 40 });
+    const sim = simulator(deliver, { retryBaseMs: 60_000, retryMaxMs: 600_000 });
     const request = payment();
     await sim.sendPayment(request);
     await sim.presentCard({ ...at(request), card: '4000000000000002' });
+    const outbox = async () =>
+      (
+        await pool.query<{ wait_s: number; attempts: number; delivered: boolean; error: string }>(
+          `SELECT round(extract(epoch FROM next_attempt_at - now()))::int AS wait_s, attempts,
+                  delivered_at IS NOT NULL AS delivered, last_error AS error
+             FROM terminal_simulator_webhooks WHERE payment_id = $1`,
+          [request.paymentId],
+        )
+      ).rows;
+    // Time passing, without waiting for it: the retry is due now.
+    const due = () =>
+      pool.query(
+        'UPDATE terminal_simulator_webhooks SET next_attempt_at = now() WHERE payment_id = $1',
+        [request.paymentId],
+      );
     expect(await sim.deliverDue()).toBe(0);
+    expect(await outbox()).toEqual([
+      { wait_s: 60, attempts: 1, delivered: false, error: 'HTTP 503' },
+    ]);
     expect(await sim.deliverDue()).toBe(0); // not due yet: the backoff holds it
-    await new Promise((resolve) => setTimeout(resolve, 30));
+    expect(attempts()).toBe(1);
+    await due();
     expect(await sim.deliverDue()).toBe(0);
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(await outbox()).toMatchObject([{ wait_s: 120, attempts: 2 }]);
+    await due();
     expect(await sim.deliverDue()).toBe(1);
-    expect(attempts()).toBe(3);
+    expect(await outbox()).toMatchObject([{ attempts: 3, delivered: true, error: null }]);
     expect(received).toHaveLength(1);
+    await due();
+    expect(await sim.deliverDue()).toBe(0);
+    expect(attempts()).toBe(3);
+  });
+
+  it('gives up after maxAttempts (the row stays, never due again)', async () => {
+    const { deliver, attempts } = receiver(() => 500);
+    const sim = simulator(deliver, { retryBaseMs: 1, retryMaxMs: 1, maxAttempts: 2 });
+    const request = payment();
+    await sim.sendPayment(request);
+    await sim.presentCard({ ...at(request), card: '4000000000000002' });
+    await sim.deliverDue();
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    await sim.deliverDue();
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(await sim.deliverDue()).toBe(0);
+    expect(attempts()).toBe(2);
     const { rows } = await pool.query(
-      `SELECT attempts, delivered_at IS NOT NULL AS delivered FROM terminal_simulator_webhooks
+      `SELECT next_attempt_at = 'infinity' AS given_up FROM terminal_simulator_webhooks
         WHERE payment_id = $1`,
       [request.paymentId],
     );
-    expect(rows).toEqual([{ attempts: 3, delivered: true }]);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    expect(await sim.deliverDue()).toBe(0);
+    expect(rows).toEqual([{ given_up: true }]);
   });
 
   it('started, delivers on its own after a card (a thrown transport error is retried too)', async () => {
