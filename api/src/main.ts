@@ -13,6 +13,7 @@ import type { AppDependencies, ReadModelWaiter } from './http';
 import {
   allProjections,
   createLogger,
+  endPool,
   type Infrastructure,
   loadConfigOrExit,
   openInfrastructure,
@@ -193,7 +194,7 @@ async function startReadSide({ config, store, pool, logger }: Infrastructure): P
     status: () => runner.status(),
     stop: async () => {
       await runner.stop();
-      await projectorPool.end();
+      await endPool(projectorPool);
     },
   };
 }
