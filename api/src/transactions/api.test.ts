@@ -40,7 +40,9 @@ beforeAll(async () => {
   h = await startCustomersHarness();
   [a, b] = [await h.verifiedCompany(), await h.verifiedCompany()];
   terminalId = await registerTerminal(h, a, 'Front desk');
-  customerId = (await h.addCustomer(a.token, { name: 'Ada', lastName: 'Lovelace', email: 'ada@money.test' })).id;
+  customerId = (
+    await h.addCustomer(a.token, { name: 'Ada', lastName: 'Lovelace', email: 'ada@money.test' })
+  ).id;
   big = await appendPayment(h, a, {
     amountCents: 12_345,
     terminalId,
