@@ -21,6 +21,7 @@ import { DateTime, Money } from '../payments/Money';
 import type { Transaction } from '../payments/paymentApi';
 import { kindLabel } from '../payments/statuses';
 import { TakePaymentButton } from '../payments/TakePaymentButton';
+import { TotalsLine } from '../transactions/TotalsLine';
 import type { Customer } from './customerApi';
 
 const shown = 25;
@@ -73,14 +74,7 @@ export function TransactionsDialog({
         )}
         {list.data && list.data.length > 0 && (
           <>
-            <Typography variant="body2" color="text.secondary" data-testid="transactions-totals">
-              {translate('app.transactions.totals', {
-                smart_count: list.total ?? 0,
-                count: (list.total ?? 0).toLocaleString(),
-                net: '',
-              }).trim()}{' '}
-              {typeof net === 'number' && <Money cents={net} />}
-            </Typography>
+            <TotalsLine total={list.total ?? list.data.length} netCents={net} />
             <List dense>
               {list.data.map((transaction) => (
                 <ListItem key={transaction.id} disableGutters divider>

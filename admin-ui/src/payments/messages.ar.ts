@@ -121,7 +121,7 @@ export const transactionsArabic: TransactionsMessages = {
     any: 'الكل',
     clear: 'مسح عوامل التصفية',
   },
-  totals: '%{count} معاملة، الصافي %{net}',
+  totals: 'المعاملات: %{count} · الصافي: %{net}',
   export: 'تصدير CSV',
   export_failed: 'فشل التصدير: %{message}',
   empty: 'لا توجد معاملات بعد',

@@ -116,7 +116,7 @@ export const transactionsEnglish = {
     any: 'Any',
     clear: 'Clear filters',
   },
-  totals: '%{count} transactions, net %{net}',
+  totals: 'Transactions: %{count} · Net: %{net}',
   export: 'Export CSV',
   export_failed: 'The export failed: %{message}',
   empty: 'No transactions yet',

@@ -127,7 +127,7 @@ export const transactionsTurkish: TransactionsMessages = {
     any: 'Hepsi',
     clear: 'Filtreleri temizle',
   },
-  totals: '%{count} işlem, net %{net}',
+  totals: 'İşlem: %{count} · Net tutar: %{net}',
   export: 'CSV dışa aktar',
   export_failed: 'Dışa aktarma başarısız oldu: %{message}',
   empty: 'Henüz işlem yok',

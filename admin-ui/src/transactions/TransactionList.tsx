@@ -26,6 +26,7 @@ import { cardLine, kindLabel, transactionStatusLabel } from '../payments/statuse
 import { TakePaymentButton } from '../payments/TakePaymentButton';
 import { useTerminals } from '../payments/useTerminals';
 import { AmountFilterInput, FromDateInput, ToDateInput } from './filterInputs';
+import { TotalsLine } from './TotalsLine';
 import { isTransactionView, transactionViews } from './views';
 
 const TransactionDrawer = lazy(() =>
@@ -133,19 +134,9 @@ function Totals() {
   if (isPending || !total) return null;
   const net = (meta as { netCents?: number | null } | undefined)?.netCents;
   return (
-    <Typography
-      variant="body2"
-      color="text.secondary"
-      sx={{ px: 2, py: 1 }}
-      data-testid="transactions-totals"
-    >
-      {translate('app.transactions.totals', {
-        smart_count: total,
-        count: total.toLocaleString(),
-        net: '',
-      }).trim()}{' '}
-      {net !== undefined && net !== null && <Money cents={net} />}
-    </Typography>
+    <Box sx={{ px: 2, py: 1 }}>
+      <TotalsLine total={total} netCents={net} />
+    </Box>
   );
 }
 
