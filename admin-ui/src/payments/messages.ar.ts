@@ -133,6 +133,11 @@ export const transactionsArabic: TransactionsMessages = {
     payment: 'الدفعة',
     not_found: 'هذه المعاملة غير موجودة',
   },
+  as_of: {
+    label: 'الرصيد في تاريخ',
+    show: 'عرض الرصيد',
+    available: 'الرصيد المتاح حينها:',
+  },
   dialog_title: 'معاملات %{name}',
 };
 

@@ -128,6 +128,11 @@ export const transactionsEnglish = {
     payment: 'Payment',
     not_found: 'This transaction does not exist',
   },
+  as_of: {
+    label: 'Balance as of',
+    show: 'Show balance',
+    available: 'Available then:',
+  },
   dialog_title: 'Transactions of %{name}',
 };
 

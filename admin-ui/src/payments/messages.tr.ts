@@ -139,6 +139,11 @@ export const transactionsTurkish: TransactionsMessages = {
     payment: 'Ödeme',
     not_found: 'Bu işlem yok',
   },
+  as_of: {
+    label: 'Bakiye tarihi',
+    show: 'Bakiyeyi göster',
+    available: 'O andaki kullanılabilir bakiye:',
+  },
   dialog_title: '%{name} işlemleri',
 };
 

@@ -25,6 +25,7 @@ import { downloadTransactions, type Transaction, transactionKinds } from '../pay
 import { cardLine, kindLabel, transactionStatusLabel } from '../payments/statuses';
 import { TakePaymentButton } from '../payments/TakePaymentButton';
 import { useTerminals } from '../payments/useTerminals';
+import { BalanceAsOf } from './BalanceAsOf';
 import { AmountFilterInput, FromDateInput, ToDateInput } from './filterInputs';
 import { TotalsLine } from './TotalsLine';
 import { isTransactionView, transactionViews } from './views';
@@ -299,6 +300,7 @@ export default function TransactionList() {
   return (
     <Box sx={{ minWidth: 0 }}>
       <ViewTabs view={view} />
+      <BalanceAsOf />
       <List
         key={view}
         resource="transactions"
