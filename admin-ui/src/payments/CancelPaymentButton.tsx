@@ -2,7 +2,7 @@ import Close from '@mui/icons-material/Close';
 import { Button } from '@mui/material';
 import { useState } from 'react';
 import { Confirm, useLocaleState, useNotify, useRefresh, useTranslate } from 'react-admin';
-import { formatCents } from './money';
+import { isolatedCents } from './money';
 import { cancelPayment, type Payment } from './paymentApi';
 
 /** Cancels a pending payment after a confirmation; a payment that completed meanwhile says so (409). */
@@ -53,7 +53,7 @@ export function CancelPaymentButton({
         isOpen={confirming}
         title="app.payments.cancel_payment"
         content="app.payments.cancel_confirm"
-        translateOptions={{ amount: formatCents(payment.amountCents, locale) }}
+        translateOptions={{ amount: isolatedCents(payment.amountCents, locale) }}
         confirm="app.payments.cancel_payment"
         cancel="app.payments.keep"
         onConfirm={() => void cancel()}

@@ -23,7 +23,7 @@ import {
 } from 'react-admin';
 import { useFormState, useWatch } from 'react-hook-form';
 import { formErrorsOrToast } from '../auth/submitErrors';
-import { formatCents, maxAmountCents, minAmountCents, parseCents } from './money';
+import { isolatedCents, maxAmountCents, minAmountCents, parseCents } from './money';
 import { PaymentProgress } from './PaymentProgress';
 import { type Payment, requestPayment } from './paymentApi';
 import { useTerminals } from './useTerminals';
@@ -229,7 +229,7 @@ function ChargeButton() {
   const label =
     cents !== null && cents >= minAmountCents && cents <= maxAmountCents
       ? translate('app.payments.charge', {
-          amount: formatCents(cents, locale),
+          amount: isolatedCents(cents, locale),
         })
       : translate('app.payments.take');
   return (

@@ -69,3 +69,11 @@ export function centsToTyped(cents: number): string {
 export function formatCents(cents: number, locale: string): string {
   return formatCad(cents / 100, locale);
 }
+
+/**
+ * The formatted amount wrapped in Unicode's left-to-right isolate, for a translated sentence: in
+ * Arabic "$12.50 CAD" stays in its own order instead of being reordered with the words around it.
+ */
+export function isolatedCents(cents: number, locale: string): string {
+  return `\u2066${formatCents(cents, locale)}\u2069`;
+}

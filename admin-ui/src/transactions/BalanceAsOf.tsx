@@ -36,7 +36,7 @@ export function BalanceAsOf() {
     }
   };
   return (
-    <Card variant="outlined" sx={{ my: 1 }}>
+    <Card variant="outlined" sx={{ my: 1, width: 'fit-content', maxWidth: '100%' }}>
       <CardContent
         component="form"
         onSubmit={(event) => {
@@ -58,6 +58,7 @@ export function BalanceAsOf() {
           value={moment}
           onChange={(event) => setMoment(event.target.value)}
           slotProps={{ inputLabel: { shrink: true } }}
+          sx={{ width: 240, maxWidth: '100%' }}
         />
         <Button type="submit" variant="outlined" disabled={!moment}>
           {translate('app.transactions.as_of.show')}

@@ -11,7 +11,7 @@ import type { Theme } from '@mui/material/styles';
 import { useState } from 'react';
 import { Form, maxLength, TextInput, useLocaleState, useNotify, useTranslate } from 'react-admin';
 import { useFormState } from 'react-hook-form';
-import { centsToTyped, formatCents, parseCents } from '../payments/money';
+import { centsToTyped, isolatedCents, parseCents } from '../payments/money';
 import { type Payment, refundPayment } from '../payments/paymentApi';
 import { fieldErrors } from '../session/http';
 
@@ -36,7 +36,7 @@ export function RefundDialog({
   const small = useMediaQuery((theme: Theme) => theme.breakpoints.down('sm'), { noSsr: true });
   const [problem, setProblem] = useState<string | null>(null);
   const [idempotencyKey] = useState(() => crypto.randomUUID());
-  const remaining = formatCents(payment.refundableCents, locale);
+  const remaining = isolatedCents(payment.refundableCents, locale);
   const validAmount = (value: string) => {
     const cents = parseCents(value ?? '', locale);
     if (cents === null || cents < 1) return 'app.payments.amount_invalid';
@@ -58,7 +58,7 @@ export function RefundDialog({
       );
       notify('app.payments.refund.done', {
         type: 'success',
-        messageArgs: { amount: formatCents(amountCents, locale) },
+        messageArgs: { amount: isolatedCents(amountCents, locale) },
       });
       onRefunded(refunded);
       return undefined;
@@ -82,7 +82,7 @@ export function RefundDialog({
       <DialogTitle id="refund-title">
         <bdi>
           {translate('app.payments.refund.title', {
-            amount: formatCents(payment.amountCents, locale),
+            amount: isolatedCents(payment.amountCents, locale),
           })}
         </bdi>
       </DialogTitle>

@@ -113,7 +113,7 @@ function ExportButton() {
 
 function ListActions() {
   return (
-    <TopToolbar sx={{ flexWrap: 'wrap' }}>
+    <TopToolbar sx={{ flexWrap: { xs: 'wrap', md: 'nowrap' } }}>
       <TakePaymentButton />
       <FilterButton />
       <ExportButton />
@@ -166,7 +166,8 @@ function Amount({ record }: { record: Transaction }) {
 
 function NoTransactions() {
   const translate = useTranslate();
-  const { filterValues } = useListContext();
+  const { filterValues, error } = useListContext();
+  if (error) return null;
   const filtered = Object.keys(filterValues).length > 0;
   return (
     <Box component="section" sx={{ py: 6, px: 2, textAlign: 'center' }}>
