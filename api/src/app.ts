@@ -1,10 +1,14 @@
 import type { Hono } from 'hono';
 import { authRoutes, companyUserRoutes } from './auth';
+import { balanceRoutes } from './balance';
 import { companyRoutes } from './companies';
 import { customerRoutes, customerUploadPaths, legacyContactRoutes } from './customers';
 import { healthRoutes } from './health';
 import { type AppDependencies, type AppEnv, buildApp, type Feature } from './http';
 import { operatorRoutes } from './operator';
+import { paymentRoutes } from './payments';
+import { paymentListRoutes } from './payments/paymentListApi';
+import { legacyTransactionRoutes, transactionRoutes } from './transactions';
 import { serveUi, type UiOptions } from './ui/serveUi';
 import { welcome } from './welcome';
 
@@ -17,6 +21,11 @@ export const features: readonly Feature[] = [
   operatorRoutes,
   customerRoutes,
   legacyContactRoutes,
+  paymentRoutes,
+  paymentListRoutes,
+  transactionRoutes,
+  legacyTransactionRoutes,
+  balanceRoutes,
 ];
 
 /** With `ui`, the built admin UI answers every GET outside `/api`; without, `/` says hello. */

@@ -9,6 +9,7 @@ import {
   accountProjections,
   customerProjections,
   migrateProjections,
+  moneyProjections,
   type Projection,
 } from '@issuer/projections';
 import pg from 'pg';
@@ -22,6 +23,7 @@ import { migrateHttp } from './http';
 export const allProjections: readonly Projection[] = [
   ...accountProjections,
   ...customerProjections,
+  ...moneyProjections,
 ];
 
 export interface Infrastructure {

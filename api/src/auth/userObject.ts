@@ -1,5 +1,9 @@
 import { DomainError, defaultShortcuts, type UserSettings } from '@issuer/events';
-import { getUserWithCompany, type UserWithCompany } from '@issuer/projections';
+import {
+  getAvailableBalance,
+  getUserWithCompany,
+  type UserWithCompany,
+} from '@issuer/projections';
 import type { Context } from 'hono';
 import type { AppEnv } from '../http';
 
@@ -81,7 +85,7 @@ export async function loadUserWithCompany(
   const deadline = Date.now() + config.readYourWritesTimeoutMs;
   for (;;) {
     const found = await getUserWithCompany(pool, ids);
-    if (found) return found;
+    if (found) return withLedgerBalance(c, found);
     const remainingMs = deadline - Date.now();
     if (remainingMs <= 0) break;
     const head = await store.headPosition();
@@ -89,6 +93,16 @@ export async function loadUserWithCompany(
     await new Promise((resolve) => setTimeout(resolve, Math.min(25, remainingMs)));
   }
   throw new DomainError(503, 'catching_up', 'The portal is catching up; try again in a moment');
+}
+
+/** The sidebar's balance is the ledger's available balance (the payments read model). */
+async function withLedgerBalance(
+  c: Context<AppEnv>,
+  found: UserWithCompany,
+): Promise<UserWithCompany> {
+  if (!found.company) return found;
+  const fiatBalanceCents = await getAvailableBalance(c.var.deps.pool, found.company.companyId);
+  return { ...found, company: { ...found.company, fiatBalanceCents } };
 }
 
 export async function loadSessionUser(

@@ -32,7 +32,7 @@ export function buildApp(
   const corsHeaders = cors({
     origin: deps.config.corsOrigins ? [...deps.config.corsOrigins] : '*',
     allowHeaders: ['Authorization', 'Content-Type', 'If-Match', 'Idempotency-Key', 'X-Request-Id'],
-    exposeHeaders: ['Content-Range', 'ETag', 'X-Read-Models', 'X-Request-Id'],
+    exposeHeaders: ['Content-Range', 'ETag', 'X-Read-Models', 'X-Request-Id', 'X-Total-Net-Cents'],
     maxAge: 600,
   });
   // Only browsers send Origin. hono's cors builds a placeholder response before routing (and the

@@ -3,6 +3,7 @@ import {
   type CompanyListRow,
   type CompanySortField,
   companySortFields,
+  getAvailableBalances,
   listCompanies,
 } from '@issuer/projections';
 import { type Context, Hono } from 'hono';
@@ -72,13 +73,25 @@ function companyRecord(company: CompanyListRow) {
   };
 }
 
+/** The balance shown is the ledger's available balance, not the companies read model's. */
+async function withLedgerBalances(c: Context<AppEnv>, rows: readonly CompanyListRow[]) {
+  const balances = await getAvailableBalances(
+    c.var.deps.pool,
+    rows.map((row) => row.companyId),
+  );
+  return rows.map((row) => ({
+    ...row,
+    fiatBalanceCents: balances.get(row.companyId) ?? 0n,
+  }));
+}
+
 async function companyOrNotFound(c: Context<AppEnv>, companyId: string) {
   const { rows } = await listCompanies(c.var.deps.pool, {
     sort: { field: 'id', order: 'ASC' },
     range: { start: 0, end: 0 },
     filter: { companyId },
   });
-  const company = rows[0];
+  const [company] = await withLedgerBalances(c, rows);
   if (!company) throw notFound('Company');
   return companyRecord(company);
 }
@@ -113,7 +126,7 @@ export const operatorRoutes: Feature = () =>
           ? `companies ${start}-${shownEnd}/${list.total}`
           : `companies */${list.total}`,
       );
-      return c.json(list.rows.map(companyRecord), 200);
+      return c.json((await withLedgerBalances(c, list.rows)).map(companyRecord), 200);
     })
     .get('/operator/companies/:id', pathParams(companyPath), async (c) =>
       c.json(await companyOrNotFound(c, c.req.valid('param').id), 200),

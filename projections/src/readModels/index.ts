@@ -1,6 +1,7 @@
 import type { Projection } from '../projection';
 import { companiesProjection } from './companies/companiesProjection';
 import { customersProjection } from './customers/customersProjection';
+import { moneyProjection } from './money/moneyProjection';
 import { revokedTokensProjection } from './revokedTokens/revokedTokensProjection';
 import { usersProjection } from './users/usersProjection';
 
@@ -60,3 +61,45 @@ export const accountProjections: readonly Projection[] = [
 
 /** The customers read model (list, counts), for the composition root. */
 export const customerProjections: readonly Projection[] = [customersProjection];
+
+export {
+  getAvailableBalance,
+  getAvailableBalanceAsOf,
+  getAvailableBalances,
+  type LedgerConsistency,
+  ledgerConsistency,
+} from './money/ledger';
+export { moneyProjection } from './money/moneyProjection';
+export {
+  getPayment,
+  listPayments,
+  type PaymentFilter,
+  type PaymentListQuery,
+  type PaymentSortField,
+  paymentSortFields,
+} from './money/paymentQueries';
+export {
+  type PaymentRow,
+  type PaymentStatus,
+  paymentStatuses,
+  type RefundRow,
+} from './money/paymentRows';
+export {
+  getTransaction,
+  listTransactions,
+  streamTransactions,
+  type TransactionFilter,
+  type TransactionList,
+  type TransactionListQuery,
+  type TransactionSortField,
+  transactionSortFields,
+} from './money/transactionQueries';
+export {
+  type TransactionKind,
+  type TransactionRow,
+  transactionKinds,
+  transactionStatuses,
+} from './money/transactionRows';
+
+/** Payments, transactions and the ledger (one read model), for the composition root. */
+export const moneyProjections: readonly Projection[] = [moneyProjection];

@@ -1,0 +1,1 @@
+export { balanceRoutes } from './api';

@@ -1,0 +1,127 @@
+import { notFound } from '@issuer/events';
+import {
+  getTransaction,
+  listTransactions,
+  streamTransactions,
+  type TransactionFilter,
+  type TransactionRow,
+  type TransactionSortField,
+  transactionSortFields,
+} from '@issuer/projections';
+import { type Context, Hono } from 'hono';
+import { z } from 'zod';
+import { customerAccess } from '../customers/access';
+import { type AppEnv, type Feature, jsonEncoded, pathParams, queryParams } from '../http';
+import { transactionsCsv } from './csvExport';
+import {
+  idParam,
+  isoTime,
+  maxPageRows,
+  oneOrMany,
+  rangeParam,
+  setContentRange,
+  sortParam,
+} from './listParams';
+
+/** Kinds and statuses the API takes in filters: today's and those the funding work adds. */
+const kindValues = ['payment', 'refund', 'etransfer', 'payout'] as const;
+const statusValues = ['succeeded', 'pending', 'failed'] as const;
+const maxCents = 99_999_999;
+
+export const transactionFilterSchema = z
+  .strictObject({
+    q: z.string().max(200, 'Max character length is 200').optional(),
+    kind: oneOrMany(z.enum(kindValues)).optional(),
+    status: oneOrMany(z.enum(statusValues)).optional(),
+    customerId: idParam.optional(),
+    terminalId: idParam.optional(),
+    createdFrom: isoTime.optional(),
+    createdTo: isoTime.optional(),
+    amountMin: z.int('Whole cents, 0 or more').min(0).max(maxCents).optional(),
+    amountMax: z.int('Whole cents, 0 or more').min(0).max(maxCents).optional(),
+    id: z.array(idParam).max(maxPageRows).optional(),
+  })
+  .refine(({ createdFrom, createdTo }) => !createdFrom || !createdTo || createdFrom <= createdTo, {
+    path: ['createdTo'],
+    message: 'Must not be before createdFrom',
+  })
+  .refine(
+    ({ amountMin, amountMax }) =>
+      amountMin === undefined || amountMax === undefined || amountMin <= amountMax,
+    { path: ['amountMax'], message: 'Must not be below amountMin' },
+  );
+
+const sortFields = Object.keys(transactionSortFields) as [
+  TransactionSortField,
+  ...TransactionSortField[],
+];
+const listQuerySchema = z.strictObject({
+  sort: sortParam(sortFields).optional(),
+  range: rangeParam.optional(),
+  filter: jsonEncoded(transactionFilterSchema).optional(),
+});
+const exportQuerySchema = listQuerySchema.omit({ range: true });
+const transactionPath = z.strictObject({ id: idParam });
+
+export const defaultTransactionSort = { field: 'createdAt', order: 'DESC' } as const;
+
+/** A transaction as the API shows it (the contract's Transaction resource). */
+export function transactionResource(row: TransactionRow) {
+  const { companyId: _companyId, position: _position, ...resource } = row;
+  return resource;
+}
+
+/**
+ * react-admin's getList/getMany with `Content-Range: transactions a-b/total` and
+ * `X-Total-Net-Cents`, the exact sum of netCents over every matching row.
+ */
+export async function transactionList(
+  c: Context<AppEnv>,
+  query: { sort?: [TransactionSortField, 'ASC' | 'DESC']; range?: [number, number] },
+  filter: TransactionFilter,
+) {
+  const [field, order] = query.sort ?? [defaultTransactionSort.field, defaultTransactionSort.order];
+  const [start, end] = query.range ?? [0, filter.id ? Math.max(filter.id.length - 1, 0) : 24];
+  const list = await listTransactions(c.var.deps.pool, {
+    companyId: c.var.caller.companyId,
+    sort: { field, order },
+    range: { start, end },
+    filter,
+  });
+  setContentRange(c, 'transactions', start, list.rows.length, list.total);
+  c.header('X-Total-Net-Cents', list.netCents.toString());
+  return list.rows.map(transactionResource);
+}
+
+export const transactionRoutes: Feature = () =>
+  new Hono<AppEnv>()
+    .use('/transactions/*', ...customerAccess)
+    .get('/transactions', queryParams(listQuerySchema), async (c) => {
+      const query = c.req.valid('query');
+      return c.json(await transactionList(c, query, query.filter ?? {}), 200);
+    })
+    .get('/transactions/export.csv', queryParams(exportQuerySchema), async (c) => {
+      const query = c.req.valid('query');
+      const [field, order] = query.sort ?? [
+        defaultTransactionSort.field,
+        defaultTransactionSort.order,
+      ];
+      const batches = streamTransactions(c.var.deps.pool, {
+        companyId: c.var.caller.companyId,
+        sort: { field, order },
+        filter: query.filter ?? {},
+      });
+      return c.body(transactionsCsv(batches), 200, {
+        'Content-Type': 'text/csv; charset=utf-8',
+        'Content-Disposition': 'attachment; filename="transactions.csv"',
+      });
+    })
+    .get('/transactions/:id', pathParams(transactionPath), async (c) => {
+      const row = await getTransaction(
+        c.var.deps.pool,
+        c.var.caller.companyId,
+        c.req.valid('param').id,
+      );
+      if (!row) throw notFound('Transaction');
+      return c.json(transactionResource(row), 200);
+    });

@@ -1,0 +1,2 @@
+export { transactionRoutes } from './api';
+export { legacyTransactionRoutes } from './legacyApi';

@@ -1,0 +1,174 @@
+import type { Pool, PoolClient } from 'pg';
+
+export type Queryable = Pool | PoolClient;
+
+export interface Sort<Field extends string> {
+  field: Field;
+  order: 'ASC' | 'DESC';
+}
+
+export interface Where {
+  sql: string;
+  params: unknown[];
+}
+
+/** Builds `a AND b AND …` with numbered parameters; the company always comes first. */
+export function whereBuilder(companyId: string) {
+  const params: unknown[] = [companyId];
+  const conditions = ['company_id = $1'];
+  return {
+    add(condition: (placeholder: string) => string, value: unknown) {
+      params.push(value);
+      conditions.push(condition(`$${params.length}`));
+    },
+    build: (): Where => ({ sql: conditions.join(' AND '), params }),
+  };
+}
+
+export const searchWords = (q: string | undefined) =>
+  q?.toLowerCase().split(/\s+/).filter(Boolean) ?? [];
+
+export const likePattern = (word: string) => `%${word.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+/** One table's list: its columns, its id column and the column behind each sort field. */
+export interface ListTable<Field extends string> {
+  table: string;
+  columns: string;
+  id: string;
+  sortColumns: Record<Field, string>;
+}
+
+/** The total of a filter as `money_counts` keeps it: a sum over values of one dimension. */
+export interface CountedDimension {
+  list: string;
+  dimension: string;
+  values: readonly string[];
+}
+
+export interface Totals {
+  total: number;
+  netCents: bigint;
+}
+
+/**
+ * A page and the exact totals. Totals come from `money_counts` when the filter is one counted
+ * dimension (one row read), else from counting the matches (the search and id filters narrow
+ * them to few). A page past the middle is read from the far end in reverse, so the last page of
+ * a large company costs what the first does (the sort columns have (company, column, id) indexes).
+ */
+export async function listPage<Stored, Field extends string>(
+  db: Queryable,
+  spec: ListTable<Field>,
+  query: {
+    companyId: string;
+    where: Where;
+    counted: CountedDimension | undefined;
+    sort: Sort<Field>;
+    range: { start: number; end: number };
+    /** The column summed into `netCents`; without it the sum is 0. */
+    netColumn?: string;
+  },
+): Promise<{ rows: Stored[] } & Totals> {
+  const { start, end } = query.range;
+  const limit = Math.max(0, end - start + 1);
+  const totals = query.counted
+    ? await countedTotals(db, query.companyId, query.counted)
+    : await countMatches(db, spec.table, query.where, query.netColumn);
+  if (start >= totals.total || limit === 0) return { rows: [], ...totals };
+  if (start <= totals.total / 2) {
+    return { rows: await page(db, spec, query.where, query.sort, start, limit), ...totals };
+  }
+  const reversedStart = Math.max(0, totals.total - 1 - end);
+  const reversedLimit = totals.total - start - reversedStart;
+  const reversed = await page<Stored, Field>(
+    db,
+    spec,
+    query.where,
+    { ...query.sort, order: query.sort.order === 'ASC' ? 'DESC' : 'ASC' },
+    reversedStart,
+    reversedLimit,
+  );
+  return { rows: reversed.reverse(), ...totals };
+}
+
+export function orderBy<Field extends string>(spec: ListTable<Field>, sort: Sort<Field>): string {
+  return `${spec.sortColumns[sort.field]} ${sort.order}, ${spec.id} ${sort.order}`;
+}
+
+async function page<Stored, Field extends string>(
+  db: Queryable,
+  spec: ListTable<Field>,
+  where: Where,
+  sort: Sort<Field>,
+  offset: number,
+  limit: number,
+): Promise<Stored[]> {
+  const n = where.params.length;
+  const { rows } = await db.query(
+    `SELECT ${spec.columns} FROM ${spec.table} WHERE ${where.sql}
+      ORDER BY ${orderBy(spec, sort)} LIMIT $${n + 1} OFFSET $${n + 2}`,
+    [...where.params, limit, offset],
+  );
+  return rows as Stored[];
+}
+
+async function countedTotals(
+  db: Queryable,
+  companyId: string,
+  counted: CountedDimension,
+): Promise<Totals> {
+  const { rows } = await db.query<{ total: string; net: string }>(
+    `SELECT coalesce(sum(total), 0) AS total, coalesce(sum(net_cents), 0) AS net FROM money_counts
+      WHERE company_id = $1 AND list = $2 AND dimension = $3 AND value = ANY($4)`,
+    [companyId, counted.list, counted.dimension, counted.values],
+  );
+  return { total: Number(rows[0]?.total ?? 0), netCents: BigInt(rows[0]?.net ?? 0) };
+}
+
+async function countMatches(
+  db: Queryable,
+  table: string,
+  where: Where,
+  netColumn: string | undefined,
+): Promise<Totals> {
+  const { rows } = await db.query<{ total: string; net: string }>(
+    `SELECT count(*) AS total, ${netColumn ? `coalesce(sum(${netColumn}), 0)` : '0'} AS net
+       FROM ${table} WHERE ${where.sql}`,
+    where.params,
+  );
+  return { total: Number(rows[0]?.total ?? 0), netCents: BigInt(rows[0]?.net ?? 0) };
+}
+
+/**
+ * Every matching row in the list's order, a batch at a time through a server cursor: memory
+ * stays flat however many rows there are. Holds one connection while it runs.
+ */
+export async function* streamRows<Stored, Field extends string>(
+  pool: Pool,
+  spec: ListTable<Field>,
+  where: Where,
+  sort: Sort<Field>,
+  batchSize = 500,
+): AsyncGenerator<Stored[]> {
+  const client = await pool.connect();
+  let finished = false;
+  try {
+    await client.query('BEGIN READ ONLY');
+    await client.query(
+      `DECLARE money_export NO SCROLL CURSOR FOR
+       SELECT ${spec.columns} FROM ${spec.table} WHERE ${where.sql} ORDER BY ${orderBy(spec, sort)}`,
+      where.params,
+    );
+    for (;;) {
+      const { rows } = await client.query(`FETCH ${Math.trunc(batchSize)} FROM money_export`);
+      if (rows.length === 0) break;
+      yield rows as Stored[];
+    }
+    await client.query('COMMIT');
+    finished = true;
+  } finally {
+    // Also when the reader stopped early (the HTTP client went away): end the transaction.
+    if (!finished) await client.query('ROLLBACK').catch(() => undefined);
+    client.release();
+  }
+}
