@@ -6,6 +6,7 @@ import { customerRoutes, customerUploadPaths, legacyContactRoutes } from './cust
 import { healthRoutes } from './health';
 import { type AppDependencies, type AppEnv, buildApp, type Feature } from './http';
 import { operatorRoutes } from './operator';
+import { paymentRoutes } from './payments';
 import { paymentListRoutes } from './payments/paymentListApi';
 import { legacyTransactionRoutes, transactionRoutes } from './transactions';
 import { serveUi, type UiOptions } from './ui/serveUi';
@@ -20,6 +21,7 @@ export const features: readonly Feature[] = [
   operatorRoutes,
   customerRoutes,
   legacyContactRoutes,
+  paymentRoutes,
   paymentListRoutes,
   transactionRoutes,
   legacyTransactionRoutes,

@@ -36,6 +36,19 @@ describe('configuration', () => {
     expect(config.port).toBe(3000);
   });
 
+  it('reads PAYMENT_TIMEOUT_SECONDS (default 300) and names it when invalid', async () => {
+    const external = { DATABASE_URL: 'postgres://x@localhost/db', TOKEN_SECRET: strongSecret };
+    expect((await loadConfig(external)).paymentTimeoutSeconds).toBe(300);
+    expect(
+      (await loadConfig({ ...external, PAYMENT_TIMEOUT_SECONDS: '90' })).paymentTimeoutSeconds,
+    ).toBe(90);
+    for (const bad of ['0', '1.5', 'soon', '86401']) {
+      await expect(loadConfig({ ...external, PAYMENT_TIMEOUT_SECONDS: bad }), bad).rejects.toThrow(
+        /PAYMENT_TIMEOUT_SECONDS/,
+      );
+    }
+  });
+
   it('reads TRUSTED_PROXIES as addresses and CIDR networks, and names it when one is not', async () => {
     const external = { DATABASE_URL: 'postgres://x@localhost/db', TOKEN_SECRET: strongSecret };
     expect((await loadConfig(external)).trustedProxies).toEqual([]);

@@ -38,6 +38,7 @@ const environmentSchema = z.object({
   TOKEN_AUDIENCE: z.string().min(1).default('issuer-portal-api'),
   TOKEN_LIFETIME_SECONDS: z.coerce.number().int().min(60).max(604_800).default(43_200),
   READ_YOUR_WRITES_TIMEOUT_MS: z.coerce.number().int().min(0).max(30_000).default(2_000),
+  PAYMENT_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(86_400).default(300),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   PROJECTORS: z.enum(['in-process', 'external']).default('in-process'),
   OPERATOR_EMAIL: z.string().email().optional(),
@@ -74,6 +75,8 @@ export interface Config {
   tokenAudience: string;
   tokenLifetimeSeconds: number;
   readYourWritesTimeoutMs: number;
+  /** How long a payment waits on its terminal for a card before it expires. */
+  paymentTimeoutSeconds: number;
   logLevel: Environment['LOG_LEVEL'];
   /** 'external': `npm run projections` runs them; the API only waits for their checkpoints. */
   projectors: Environment['PROJECTORS'];
@@ -130,6 +133,7 @@ export async function loadConfig(
     tokenAudience: e.TOKEN_AUDIENCE,
     tokenLifetimeSeconds: e.TOKEN_LIFETIME_SECONDS,
     readYourWritesTimeoutMs: e.READ_YOUR_WRITES_TIMEOUT_MS,
+    paymentTimeoutSeconds: e.PAYMENT_TIMEOUT_SECONDS,
     logLevel: e.LOG_LEVEL,
     projectors: e.PROJECTORS,
     operator:

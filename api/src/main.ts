@@ -18,6 +18,7 @@ import {
   openInfrastructure,
 } from './infrastructure';
 import { publisherCheckpointNames, startPublishing } from './kafka/publishing';
+import { recordingGateway } from './payments/testing/recordingGateway';
 import { prepareFirstStart } from './startupGuidance';
 import { hasBuiltUi } from './ui/serveUi';
 
@@ -48,6 +49,8 @@ async function main() {
     logger,
     clock: () => new Date(),
     config,
+    // Until the terminal simulator is wired: payments are recorded and wait until they expire.
+    paymentGateway: recordingGateway(),
   };
   const ui = hasBuiltUi(uiDistDir)
     ? { distDir: uiDistDir, supportEmail: config.supportEmail }

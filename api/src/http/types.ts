@@ -2,6 +2,7 @@ import type { EventStore } from '@issuer/events';
 import type { Hono } from 'hono';
 import type { Pool } from 'pg';
 import type { Logger } from 'pino';
+import type { PaymentTerminalGateway } from '../payments/gateway';
 
 /** Who is calling, taken from the verified access token only (never from the body). */
 export interface Caller {
@@ -52,6 +53,8 @@ export interface AppDependencies {
   /** Injected so tests can move time; every command takes its time from here. */
   clock: () => Date;
   config: ApiConfig;
+  /** The card-present processor payments go to (the terminal simulator by default). */
+  paymentGateway: PaymentTerminalGateway;
 }
 
 export interface ApiConfig {
@@ -70,6 +73,8 @@ export interface ApiConfig {
    * only their `X-Forwarded-For` names the client. Default: none, the TCP peer is the client.
    */
   trustedProxies?: readonly string[];
+  /** How long a payment waits for its card before it expires (PAYMENT_TIMEOUT_SECONDS, default 300). */
+  paymentTimeoutSeconds?: number;
 }
 
 /** Hono environment shared by every route. */

@@ -46,6 +46,10 @@ const customerProfile = {
   walletAddress: '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed',
 };
 
+const paymentIds = { paymentId: 'pay_1', companyId };
+const paymentStream = 'Payment-pay_1';
+const gatewaySecrets = ['gw-pi-secret-ref', 'gw-ev-secret-id'];
+
 const samples: { [Type in InternalEventType]: Sample<Type> } = {
   CompanyRegistered: {
     streamId: 'Company-c-1',
@@ -157,6 +161,71 @@ const samples: { [Type in InternalEventType]: Sample<Type> } = {
     streamId: 'CustomerEmail-c-1:ada@engines.test',
     data: { companyId, email: 'ada@engines.test', customerId: 'cu-1' },
   },
+  PaymentRequested: {
+    streamId: paymentStream,
+    data: {
+      ...paymentIds,
+      terminalId: 't-1',
+      amountCents: 2500,
+      currency: 'CAD',
+      customerId: 'cu-1',
+      description: 'Coffee beans',
+      requestedBy: 'u-1',
+      requestedAt: at,
+      expiresAt: '2025-03-01T10:05:00.000Z',
+    },
+  },
+  PaymentSentToTerminal: {
+    streamId: paymentStream,
+    data: { ...paymentIds, terminalId: 't-1', gatewayPaymentId: 'gw-pi-secret-ref', sentAt: at },
+  },
+  PaymentAuthorized: {
+    streamId: paymentStream,
+    data: {
+      ...paymentIds,
+      gatewayEventId: 'gw-ev-secret-id',
+      amountCents: 2500,
+      cardBrand: 'visa',
+      cardLast4: '4242',
+      authorizedAt: at,
+    },
+  },
+  PaymentCaptured: {
+    streamId: paymentStream,
+    data: {
+      ...paymentIds,
+      gatewayEventId: 'gw-ev-secret-id',
+      amountCents: 2500,
+      currency: 'CAD',
+      capturedAt: at,
+    },
+  },
+  PaymentDeclined: {
+    streamId: paymentStream,
+    data: {
+      ...paymentIds,
+      gatewayEventId: 'gw-ev-secret-id',
+      reason: 'insufficient_funds',
+      declinedAt: at,
+    },
+  },
+  PaymentCancelled: {
+    streamId: paymentStream,
+    data: { ...paymentIds, cancelledBy: 'u-1', cancelledAt: at },
+  },
+  PaymentExpired: { streamId: paymentStream, data: { ...paymentIds, expiredAt: at } },
+  PaymentRefunded: {
+    streamId: paymentStream,
+    data: {
+      ...paymentIds,
+      refundId: 'rf-1',
+      amountCents: 1000,
+      currency: 'CAD',
+      reason: 'Damaged item',
+      refundedBy: 'u-1',
+      refundedAt: at,
+    },
+  },
 };
 
 function recorded(
@@ -211,7 +280,16 @@ describe('integration mapping', () => {
       }
       expect(message).toBeDefined();
       const everything = JSON.stringify(message);
-      for (const secret of [passwordHash, tokenId, 'passwordHash', 'passwordVersion', 'tokenId']) {
+      for (const secret of [
+        passwordHash,
+        tokenId,
+        'passwordHash',
+        'passwordVersion',
+        'tokenId',
+        ...gatewaySecrets,
+        'gatewayPaymentId',
+        'gatewayEventId',
+      ]) {
         expect(everything).not.toContain(secret);
       }
       const envelope = integrationEnvelope.parse(JSON.parse(message?.value ?? ''));
@@ -245,6 +323,22 @@ describe('integration mapping', () => {
       expect(message?.headers[header], header).toBe(String(envelope[field]));
     }
     expect(message?.headers['content-type']).toBe('application/json');
+  });
+
+  it('publishes payment events on issuer.payments.v1, keyed by the payment stream', () => {
+    const message = toIntegrationMessage(
+      recorded('PaymentCaptured', samples.PaymentCaptured),
+      'issuer',
+    );
+    expect(message?.topic).toBe('issuer.payments.v1');
+    expect(message?.key).toBe('Payment-pay_1');
+    expect(JSON.parse(message?.value ?? '').data).toEqual({
+      paymentId: 'pay_1',
+      companyId,
+      amountCents: 2500,
+      currency: 'CAD',
+      capturedAt: at,
+    });
   });
 
   it('refuses an event type without a mapping instead of publishing it raw', () => {

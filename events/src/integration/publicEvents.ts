@@ -7,6 +7,7 @@ import {
   leadStatus,
   transitionKinds,
 } from '../customers/events';
+import { declineReason, type PaymentEvent, paymentCurrency } from '../payments/events';
 import type { EmailReservationEvent, UserEvent } from '../users/events';
 
 /**
@@ -23,7 +24,8 @@ export type InternalEvent =
   | UserEvent
   | EmailReservationEvent
   | CustomerEvent
-  | CustomerEmailReservationEvent;
+  | CustomerEmailReservationEvent
+  | PaymentEvent;
 
 export type InternalEventType = InternalEvent['type'];
 
@@ -68,6 +70,8 @@ function unpublished(reason: string): UnpublishedMapping {
 const companyId = z.string();
 const isoTime = z.string();
 const customerId = z.string();
+const paymentIds = { paymentId: z.string(), companyId };
+const cents = z.number().int();
 
 /** A customer's editable fields as published (the same names as the REST resource). */
 const publicCustomerProfile = {
@@ -166,6 +170,47 @@ export const publicPayloads = {
     title: z.string(),
     message: z.string(),
   }),
+  PaymentRequested: z.strictObject({
+    ...paymentIds,
+    terminalId: z.string(),
+    amountCents: cents,
+    currency: paymentCurrency,
+    customerId: z.string().nullable(),
+    description: z.string().nullable(),
+    requestedBy: z.string(),
+    requestedAt: isoTime,
+    expiresAt: isoTime,
+  }),
+  PaymentSentToTerminal: z.strictObject({ ...paymentIds, terminalId: z.string(), sentAt: isoTime }),
+  PaymentAuthorized: z.strictObject({
+    ...paymentIds,
+    amountCents: cents,
+    cardBrand: z.string(),
+    cardLast4: z.string(),
+    authorizedAt: isoTime,
+  }),
+  PaymentCaptured: z.strictObject({
+    ...paymentIds,
+    amountCents: cents,
+    currency: paymentCurrency,
+    capturedAt: isoTime,
+  }),
+  PaymentDeclined: z.strictObject({ ...paymentIds, reason: declineReason, declinedAt: isoTime }),
+  PaymentCancelled: z.strictObject({
+    ...paymentIds,
+    cancelledBy: z.string(),
+    cancelledAt: isoTime,
+  }),
+  PaymentExpired: z.strictObject({ ...paymentIds, expiredAt: isoTime }),
+  PaymentRefunded: z.strictObject({
+    ...paymentIds,
+    refundId: z.string(),
+    amountCents: cents,
+    currency: paymentCurrency,
+    reason: z.string(),
+    refundedBy: z.string(),
+    refundedAt: isoTime,
+  }),
 } as const;
 
 /** Copies only the named fields, so a field added to an internal event never leaks by default. */
@@ -254,6 +299,51 @@ export const integrationMappings = {
   ),
   CustomerEmailReserved: unpublished(customerReservationReason),
   CustomerEmailReleased: unpublished(customerReservationReason),
+  // The processor's own ids (gatewayPaymentId, gatewayEventId) stay inside.
+  PaymentRequested: published(p.PaymentRequested, (d) =>
+    pick(d, [
+      'paymentId',
+      'companyId',
+      'terminalId',
+      'amountCents',
+      'currency',
+      'customerId',
+      'description',
+      'requestedBy',
+      'requestedAt',
+      'expiresAt',
+    ]),
+  ),
+  PaymentSentToTerminal: published(p.PaymentSentToTerminal, (d) =>
+    pick(d, ['paymentId', 'companyId', 'terminalId', 'sentAt']),
+  ),
+  PaymentAuthorized: published(p.PaymentAuthorized, (d) =>
+    pick(d, ['paymentId', 'companyId', 'amountCents', 'cardBrand', 'cardLast4', 'authorizedAt']),
+  ),
+  PaymentCaptured: published(p.PaymentCaptured, (d) =>
+    pick(d, ['paymentId', 'companyId', 'amountCents', 'currency', 'capturedAt']),
+  ),
+  PaymentDeclined: published(p.PaymentDeclined, (d) =>
+    pick(d, ['paymentId', 'companyId', 'reason', 'declinedAt']),
+  ),
+  PaymentCancelled: published(p.PaymentCancelled, (d) =>
+    pick(d, ['paymentId', 'companyId', 'cancelledBy', 'cancelledAt']),
+  ),
+  PaymentExpired: published(p.PaymentExpired, (d) =>
+    pick(d, ['paymentId', 'companyId', 'expiredAt']),
+  ),
+  PaymentRefunded: published(p.PaymentRefunded, (d) =>
+    pick(d, [
+      'paymentId',
+      'companyId',
+      'refundId',
+      'amountCents',
+      'currency',
+      'reason',
+      'refundedBy',
+      'refundedAt',
+    ]),
+  ),
 } satisfies { [Type in InternalEventType]: Mapping<Type> };
 
 export type PublishedEventType = {

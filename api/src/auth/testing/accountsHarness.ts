@@ -8,6 +8,8 @@ import { createApp } from '../../app';
 import { migrateCustomers } from '../../customers';
 import { type AppDependencies, type AppEnv, migrateHttp } from '../../http';
 import { allProjections } from '../../infrastructure';
+import type { PaymentTerminalGateway } from '../../payments/gateway';
+import { recordingGateway } from '../../payments/testing/recordingGateway';
 import { migrateAuth } from '../loginThrottle';
 
 export const testTokenConfig = {
@@ -49,6 +51,8 @@ export async function startAccountsHarness({
   /** 'external': the API waits through LISTEN/NOTIFY, as when `npm run projections` runs apart. */
   projectors = 'in-process' as 'in-process' | 'external',
   trustedProxies = [] as readonly string[],
+  /** The card processor; a gateway that only records requests by default. */
+  paymentGateway = recordingGateway() as PaymentTerminalGateway,
 } = {}): Promise<AccountsHarness> {
   const url = await createDatabase();
   const pool = new pg.Pool({ connectionString: url, max: 10 });
@@ -85,6 +89,7 @@ export async function startAccountsHarness({
     logger,
     clock: () => new Date(now),
     config: { ...testTokenConfig, readYourWritesTimeoutMs, trustedProxies },
+    paymentGateway,
   };
   const app = createApp(deps);
   return {

@@ -3,6 +3,7 @@ import { createDatabase } from '@issuer/test-support';
 import type { Hono } from 'hono';
 import pg from 'pg';
 import pino from 'pino';
+import { recordingGateway } from '../../payments/testing/recordingGateway';
 import { buildApp } from '../buildApp';
 import { migrateHttp } from '../migrate';
 import type { AppDependencies, AppEnv, Feature, ProjectionsHealth } from '../types';
@@ -67,6 +68,7 @@ export async function startHarness(
       options.projectionStatus ?? (async () => ({ projections: [], recentFailures: [] })),
     logger: pino({ level: 'info' }, { write: (line: string) => logLines.push(line) }),
     clock: () => new Date(now),
+    paymentGateway: recordingGateway(),
     config: {
       tokenSecret: new TextEncoder().encode('test-secret-test-secret-test-secret!'),
       tokenIssuer: 'test',

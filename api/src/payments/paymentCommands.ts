@@ -1,0 +1,343 @@
+import { createHash, randomUUID } from 'node:crypto';
+import {
+  DomainError,
+  type EventMetadata,
+  notFound,
+  type PaymentCurrency,
+  type PaymentEvent,
+  streamCategories,
+  streamName,
+  WrongExpectedRevisionError,
+} from '@issuer/events';
+import { companyDecider } from '../companies/businessLogic';
+import { customerDecider } from '../customers/businessLogic';
+import { customerStream } from '../customers/customerCommands';
+import { type AppDependencies, foldStream, toNewEvents } from '../http';
+import { type PaymentCommand, paymentDecider } from './businessLogic';
+import type { GatewayEvent } from './gateway';
+import { isPayment, type Payment, type PaymentDetails } from './payment';
+
+/**
+ * The write operations on a payment, shared by the routes, the webhook, the expiry timer and the
+ * resumer. They take the dependencies rather than a request, since most callers have none.
+ * Every append carries the stream's expected revision; a concurrent change is re-read and
+ * re-decided, so a rule such as "never refund more than was captured" holds under any load.
+ */
+
+export type PaymentDeps = Pick<
+  AppDependencies,
+  'store' | 'clock' | 'config' | 'logger' | 'paymentGateway'
+>;
+
+/** What caused a command, for its events' metadata (a request id, a gateway event id). */
+export interface CommandOrigin {
+  correlationId?: string;
+  causationId?: string | null;
+}
+
+export interface PaymentOutcome {
+  state: Payment;
+  /** The appended events; empty when there was nothing to do. */
+  events: PaymentEvent[];
+  /** Global position of the last appended event, for read-your-writes; undefined when none. */
+  position: bigint | undefined;
+}
+
+export const defaultPaymentTimeoutSeconds = 300;
+const maxAttempts = 6;
+
+export const paymentStream = (paymentId: string) => streamName(streamCategories.payment, paymentId);
+
+export const newPaymentId = () => `pay_${randomUUID()}`;
+
+/** Payment ids as this API makes them; any other id names no payment. */
+export const isPaymentId = (id: string) =>
+  /^pay_[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/.test(id);
+
+/**
+ * A refund id. Derived from the request's Idempotency-Key when there is one, so a retry after
+ * a failed gateway call names the same refund (recorded once, sent again); random otherwise.
+ */
+export function refundIdFor(idempotencyScope?: string): string {
+  if (idempotencyScope === undefined) return `rf_${randomUUID()}`;
+  const hex = createHash('sha256').update(`refund\n${idempotencyScope}`).digest('hex');
+  return `rf_${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20, 32)}`;
+}
+
+export async function loadPayment(deps: Pick<PaymentDeps, 'store'>, paymentId: string) {
+  return foldStream(deps.store, paymentStream(paymentId), paymentDecider);
+}
+
+/** The caller's payment, or 404 (missing, or another company's). */
+export async function ownPayment(
+  deps: Pick<PaymentDeps, 'store'>,
+  companyId: string,
+  paymentId: string,
+): Promise<PaymentDetails> {
+  const { state } = isPaymentId(paymentId)
+    ? await loadPayment(deps, paymentId)
+    : { state: { status: 'none' } as Payment };
+  if (!isPayment(state) || state.companyId !== companyId) throw notFound('Payment');
+  return state;
+}
+
+export interface RequestPaymentInput extends CommandOrigin {
+  companyId: string;
+  actorId: string;
+  terminalId: string;
+  amountCents: number;
+  currency: PaymentCurrency;
+  customerId: string | null;
+  description: string | null;
+}
+
+/**
+ * Records the payment, then puts it on its terminal. The intent is stored before the gateway
+ * is called: a crash in between leaves a requested payment that the resumer sends (the gateway
+ * call is idempotent by the payment id, so a second send never charges twice).
+ */
+export async function requestPayment(
+  deps: PaymentDeps,
+  input: RequestPaymentInput,
+): Promise<{ paymentId: string; position: bigint | undefined }> {
+  await checkTerminal(deps, input.companyId, input.terminalId);
+  if (input.customerId !== null) await checkCustomer(deps, input.companyId, input.customerId);
+  const paymentId = newPaymentId();
+  const now = deps.clock();
+  const timeoutSeconds = deps.config.paymentTimeoutSeconds ?? defaultPaymentTimeoutSeconds;
+  const requested = await runOnPayment(
+    deps,
+    paymentId,
+    {
+      type: 'RequestPayment',
+      data: {
+        paymentId,
+        companyId: input.companyId,
+        terminalId: input.terminalId,
+        amountCents: input.amountCents,
+        currency: input.currency,
+        customerId: input.customerId,
+        description: input.description,
+        requestedBy: input.actorId,
+        now,
+        expiresAt: new Date(now.getTime() + timeoutSeconds * 1000),
+      },
+    },
+    { ...input, userId: input.actorId },
+  );
+  try {
+    const sent = await sendPaymentToTerminal(deps, paymentId, input);
+    return { paymentId, position: sent.position ?? requested.position };
+  } catch (error) {
+    // Recorded and answered as pending: the resumer sends it again, or it expires.
+    deps.logger.warn({ err: error, paymentId }, 'sending the payment to its terminal failed');
+    return { paymentId, position: requested.position };
+  }
+}
+
+/** The terminal must be one of the company's, not removed (the Company stream is the truth). */
+async function checkTerminal(deps: PaymentDeps, companyId: string, terminalId: string) {
+  const { state } = await foldStream(
+    deps.store,
+    streamName(streamCategories.company, companyId),
+    companyDecider,
+  );
+  const terminals = state.status === 'registered' ? state.terminals : [];
+  if (!terminals.some((terminal) => terminal.terminalId === terminalId)) {
+    throw notFound('Payment terminal');
+  }
+}
+
+async function checkCustomer(deps: PaymentDeps, companyId: string, customerId: string) {
+  const { state } = await foldStream(deps.store, customerStream(customerId), customerDecider);
+  if (state.status !== 'active' || state.companyId !== companyId) throw notFound('Customer');
+}
+
+/**
+ * Sends a requested payment to its terminal and records that it waits there. Safe to call
+ * again at any time: a payment already sent or decided is left alone.
+ */
+export async function sendPaymentToTerminal(
+  deps: PaymentDeps,
+  paymentId: string,
+  origin: CommandOrigin = {},
+): Promise<PaymentOutcome> {
+  const { state } = await loadPayment(deps, paymentId);
+  if (!isPayment(state)) throw notFound('Payment');
+  if (state.status !== 'pending') return { state, events: [], position: undefined };
+  const { gatewayPaymentId } = await deps.paymentGateway.sendPayment({
+    paymentId,
+    companyId: state.companyId,
+    terminalId: state.terminalId,
+    amountCents: state.amountCents,
+    currency: state.currency,
+    expiresAt: state.expiresAt,
+  });
+  return runOnPayment(
+    deps,
+    paymentId,
+    { type: 'MarkSentToTerminal', data: { gatewayPaymentId, now: deps.clock() } },
+    origin,
+  );
+}
+
+/** A webhook's report; a duplicate or a late one changes nothing. The event id is the cause. */
+export function recordGatewayEvent(
+  deps: PaymentDeps,
+  event: GatewayEvent,
+  origin: CommandOrigin = {},
+): Promise<PaymentOutcome> {
+  return runOnPayment(
+    deps,
+    event.paymentId,
+    { type: 'RecordGatewayEvent', data: { event } },
+    { causationId: event.id, ...origin },
+  );
+}
+
+/** Cancels a payment still waiting for its card, then clears it from the terminal. */
+export async function cancelPayment(
+  deps: PaymentDeps,
+  input: { companyId: string; paymentId: string; actorId: string } & CommandOrigin,
+): Promise<PaymentOutcome> {
+  await ownPayment(deps, input.companyId, input.paymentId);
+  const outcome = await runOnPayment(
+    deps,
+    input.paymentId,
+    {
+      type: 'CancelPayment',
+      data: { companyId: input.companyId, actorId: input.actorId, now: deps.clock() },
+    },
+    { ...input, userId: input.actorId },
+  );
+  await clearTerminal(deps, outcome);
+  return outcome;
+}
+
+/** The timeout: expires the payment if it still waits at its expiry time; otherwise nothing. */
+export async function expirePayment(
+  deps: PaymentDeps,
+  paymentId: string,
+  origin: CommandOrigin = {},
+): Promise<PaymentOutcome> {
+  const outcome = await runOnPayment(
+    deps,
+    paymentId,
+    { type: 'ExpirePayment', data: { now: deps.clock() } },
+    origin,
+  );
+  await clearTerminal(deps, outcome);
+  return outcome;
+}
+
+/** The cancel is recorded whatever the terminal says; a capture that still comes is recorded too. */
+async function clearTerminal(deps: PaymentDeps, outcome: PaymentOutcome) {
+  if (outcome.events.length === 0 || !isPayment(outcome.state)) return;
+  const { paymentId, terminalId } = outcome.state;
+  try {
+    await deps.paymentGateway.cancelPayment({ paymentId, terminalId });
+  } catch (error) {
+    deps.logger.warn({ err: error, paymentId }, 'clearing the payment from its terminal failed');
+  }
+}
+
+export interface RefundPaymentInput extends CommandOrigin {
+  companyId: string;
+  paymentId: string;
+  amountCents: number;
+  reason: string;
+  actorId: string;
+  refundId: string;
+}
+
+/**
+ * Records the refund (never above what remains, even against concurrent refunds: the append
+ * expects the revision the decision was made on), then returns the money through the gateway.
+ * A repeat of the same refund id records nothing and asks the gateway again (idempotent there).
+ */
+export async function refundPayment(
+  deps: PaymentDeps,
+  input: RefundPaymentInput,
+): Promise<PaymentOutcome> {
+  await ownPayment(deps, input.companyId, input.paymentId);
+  const outcome = await runOnPayment(
+    deps,
+    input.paymentId,
+    {
+      type: 'RefundPayment',
+      data: {
+        companyId: input.companyId,
+        refundId: input.refundId,
+        amountCents: input.amountCents,
+        reason: input.reason,
+        actorId: input.actorId,
+        now: deps.clock(),
+      },
+    },
+    { ...input, userId: input.actorId },
+  );
+  const { state } = outcome;
+  const refund = isPayment(state)
+    ? state.refunds.find((existing) => existing.id === input.refundId)
+    : undefined;
+  if (!refund || !isPayment(state)) return outcome;
+  try {
+    await deps.paymentGateway.refundPayment({
+      paymentId: input.paymentId,
+      refundId: refund.id,
+      amountCents: refund.amountCents,
+      currency: state.currency,
+    });
+  } catch (error) {
+    deps.logger.error({ err: error, paymentId: input.paymentId }, 'gateway refund failed');
+    throw new DomainError(
+      503,
+      'gateway_unavailable',
+      'The refund is recorded but the card processor did not confirm it; retry with the same Idempotency-Key',
+    );
+  }
+  return outcome;
+}
+
+/** Load, decide, append with the expected revision; on a concurrent change, again from the top. */
+async function runOnPayment(
+  deps: PaymentDeps,
+  paymentId: string,
+  command: PaymentCommand,
+  origin: CommandOrigin & { userId?: string | null },
+): Promise<PaymentOutcome> {
+  const streamId = paymentStream(paymentId);
+  for (let attempt = 1; ; attempt++) {
+    const loaded = await loadPayment(deps, paymentId);
+    const events = paymentDecider.decide(command, loaded.state);
+    const state = events.reduce(paymentDecider.evolve, loaded.state);
+    if (events.length === 0 || !isPayment(state)) return { state, events: [], position: undefined };
+    try {
+      const appended = await deps.store.appendToStream(
+        streamId,
+        toNewEvents(events, metadataOf(deps, state.companyId, origin)),
+        { expectedRevision: loaded.revision ?? 'no_stream' },
+      );
+      return { state, events, position: appended.position };
+    } catch (error) {
+      if (!(error instanceof WrongExpectedRevisionError) || attempt >= maxAttempts) throw error;
+      await new Promise((resolve) => setTimeout(resolve, Math.random() * 5 * 2 ** attempt));
+    }
+  }
+}
+
+function metadataOf(
+  deps: PaymentDeps,
+  companyId: string,
+  origin: CommandOrigin & { userId?: string | null },
+): EventMetadata {
+  const correlationId = origin.correlationId ?? randomUUID();
+  return {
+    companyId,
+    userId: origin.userId ?? null,
+    correlationId,
+    causationId: origin.causationId ?? correlationId,
+    occurredAt: deps.clock().toISOString(),
+    schemaVersion: 1,
+  };
+}
