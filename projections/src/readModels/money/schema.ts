@@ -131,7 +131,7 @@ CREATE INDEX IF NOT EXISTS money_customer_names_search_idx
 CREATE TABLE IF NOT EXISTS money_terminal_names (
   terminal_id text PRIMARY KEY,
   company_id text NOT NULL,
-  name text NOT NULL,
+  name text,
   position bigint NOT NULL
 );
 `;
