@@ -28,7 +28,7 @@ function RowActions({ payment }: { payment: Payment }) {
   const allowed = useCanTakePayments();
   if (!allowed) return null;
   return (
-    <Stack direction="row" spacing={1} sx={{ flexWrap: 'wrap', gap: 1 }}>
+    <Stack direction="row" sx={{ gap: 1, flexWrap: { xs: 'wrap', lg: 'nowrap' } }}>
       <SimulateCardButton
         terminalId={payment.terminalId}
         paymentId={payment.id}
@@ -105,7 +105,7 @@ function PendingRows() {
       />
       <FunctionField
         source="amountCents"
-        label={field('amount')}
+        label="app.transactions.fields.amount"
         render={(payment: Payment) => (
           <Box component="span" sx={{ fontWeight: 600 }}>
             <Money cents={payment.amountCents} />
