@@ -50,7 +50,7 @@ export function SimulateCardButton({
     setAnchor(null);
     setBusy(true);
     try {
-      await presentCard(terminalId, card);
+      await presentCard(terminalId, paymentId, card);
       onPresented?.();
       if (watch) await announce();
     } catch (error) {
