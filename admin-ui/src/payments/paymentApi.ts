@@ -133,6 +133,10 @@ export const testCards = {
 } as const;
 export type TestCard = keyof typeof testCards;
 
+/** Answers only while the simulator is the gateway (404 otherwise): whether to offer Simulate card. */
+export const fetchSimulator = (terminalId: string) =>
+  callApi<{ terminalId: string }>(`/terminals/${encodeURIComponent(terminalId)}/simulator`);
+
 /** The card goes to `paymentId` (not merely the oldest payment waiting on that terminal). */
 export const presentCard = (terminalId: string, paymentId: string, card: TestCard) =>
   callApi<{ paymentId: string }>(

@@ -196,7 +196,10 @@ export default function PendingPaymentList() {
         sort={{ field: 'requestedAt', order: 'DESC' }}
         perPage={25}
         actions={
-          <TopToolbar>
+          <TopToolbar sx={{ alignItems: 'center', gap: 2 }}>
+            <Typography variant="caption" color="text.secondary">
+              {translate('app.pendingpayments.refreshing')}
+            </Typography>
             <TakePaymentButton variant="contained" />
           </TopToolbar>
         }
