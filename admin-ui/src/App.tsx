@@ -35,17 +35,13 @@ const CompanyList = lazy(() => import('./companies/CompanyList'));
 const CustomerList = lazy(() => import('./customers/CustomerList'));
 const CustomerPage = lazy(() => import('./customers/CustomerPage'));
 const NotBuiltYet = lazy(() => import('./lists/NotBuiltYet'));
+const TransactionList = lazy(() => import('./transactions/TransactionList'));
+const PendingPaymentList = lazy(() => import('./pendingPayments/PendingPaymentList'));
 
 /** Lists whose features come later: an honest empty state at `/<list>/:view` until then. */
-const laterLists = [
-  'transactions',
-  'nftorders',
-  'etransfers',
-  'subscriptions',
-  'pendingpayments',
-] as const;
+const laterLists = ['nftorders', 'etransfers', 'subscriptions'] as const;
 /** The seed's list routes: `/<list>` opens `/<list>/all`; `/<list>/:view` is the list's view. */
-const listRedirects = ['customers', ...laterLists];
+const listRedirects = ['customers', 'transactions', 'pendingpayments', ...laterLists];
 
 /** Every screen of the shell with the navigation item that decides who may open it. */
 const guardedScreens: { path: string; item: string; screen: ReactElement }[] = [
@@ -55,6 +51,8 @@ const guardedScreens: { path: string; item: string; screen: ReactElement }[] = [
   { path: '/documents', item: 'documents', screen: <NotBuiltYet empty="app.empty.documents" /> },
   { path: '/customers/:view', item: 'customers', screen: <CustomerList /> },
   { path: '/customers/:view/:id', item: 'customers', screen: <CustomerPage /> },
+  { path: '/transactions/:view', item: 'transactions', screen: <TransactionList /> },
+  { path: '/pendingpayments/:view', item: 'pendingpayments', screen: <PendingPaymentList /> },
   ...laterLists.map((list) => ({
     path: `/${list}/:view`,
     item: list,

@@ -1,5 +1,11 @@
 import simpleRestProvider from 'ra-data-simple-rest';
-import type { DataProvider, RaRecord, UpdateParams } from 'react-admin';
+import type {
+  DataProvider,
+  GetListParams,
+  GetListResult,
+  RaRecord,
+  UpdateParams,
+} from 'react-admin';
 import { apiUrl, callApi, httpClient } from '../session/http';
 
 /** Resources whose API path is not their name. */
@@ -39,6 +45,29 @@ async function renameTerminal(params: UpdateParams) {
   return { data: json };
 }
 
+/**
+ * The transactions list as simple-rest asks for it, keeping what simple-rest drops: the exact net
+ * total of every matching row (`X-Total-Net-Cents`), answered as the list's `meta.netCents`.
+ */
+async function listTransactions(params: GetListParams) {
+  const { page, perPage } = params.pagination ?? { page: 1, perPage: 25 };
+  const { field, order } = params.sort ?? { field: 'createdAt', order: 'DESC' };
+  const query = new URLSearchParams({
+    sort: JSON.stringify([field, order]),
+    range: JSON.stringify([(page - 1) * perPage, page * perPage - 1]),
+    filter: JSON.stringify(params.filter ?? {}),
+  });
+  const { headers, json } = await httpClient(`${apiUrl}/transactions?${query}`, {
+    signal: params.signal,
+  });
+  const net = headers.get('X-Total-Net-Cents');
+  return {
+    data: json as RaRecord[],
+    total: Number(headers.get('Content-Range')?.split('/').pop() ?? 0),
+    meta: { netCents: net === null ? null : Number(net) },
+  };
+}
+
 const companyCommand = (id: string, action: string, body?: unknown) =>
   callApi<CompanyRecord>(`/operator/companies/${encodeURIComponent(id)}/${action}`, {
     method: 'POST',
@@ -46,7 +75,10 @@ const companyCommand = (id: string, action: string, body?: unknown) =>
   }).then((data) => ({ data }));
 
 export const dataProvider: PortalDataProvider = {
-  getList: (resource, params) => rest.getList(apiPath(resource), params),
+  getList: <RecordType extends RaRecord>(resource: string, params: GetListParams) =>
+    resource === 'transactions'
+      ? (listTransactions(params) as Promise<GetListResult<RecordType>>)
+      : rest.getList<RecordType>(apiPath(resource), params),
   getOne: (resource, params) => rest.getOne(apiPath(resource), params),
   getMany: (resource, params) => rest.getMany(apiPath(resource), params),
   getManyReference: (resource, params) => rest.getManyReference(apiPath(resource), params),

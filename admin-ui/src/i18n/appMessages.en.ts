@@ -1,4 +1,9 @@
 import { customersEnglish } from '../customers/messages.en';
+import {
+  paymentsEnglish,
+  pendingPaymentsEnglish,
+  transactionsEnglish,
+} from '../payments/messages.en';
 
 /** The portal's own texts in English; the seed's messages are kept word for word. */
 export const appEnglish = {
@@ -204,6 +209,9 @@ export const appEnglish = {
     search: 'Search',
   },
   customers: customersEnglish,
+  payments: paymentsEnglish,
+  transactions: transactionsEnglish,
+  pendingpayments: pendingPaymentsEnglish,
 };
 
 export type AppMessages = typeof appEnglish;

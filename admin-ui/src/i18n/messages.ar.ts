@@ -1,5 +1,6 @@
 import type { TranslationMessages } from 'react-admin';
 import { customersArabic } from '../customers/messages.ar';
+import { paymentsArabic, pendingPaymentsArabic, transactionsArabic } from '../payments/messages.ar';
 import type { AppMessages } from './appMessages.en';
 
 const app: AppMessages = {
@@ -203,6 +204,9 @@ const app: AppMessages = {
     search: 'بحث',
   },
   customers: customersArabic,
+  payments: paymentsArabic,
+  transactions: transactionsArabic,
+  pendingpayments: pendingPaymentsArabic,
 };
 
 const arabicMessages: TranslationMessages = {

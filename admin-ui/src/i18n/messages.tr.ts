@@ -1,5 +1,10 @@
 import type { TranslationMessages } from 'react-admin';
 import { customersTurkish } from '../customers/messages.tr';
+import {
+  paymentsTurkish,
+  pendingPaymentsTurkish,
+  transactionsTurkish,
+} from '../payments/messages.tr';
 import type { AppMessages } from './appMessages.en';
 
 const app: AppMessages = {
@@ -205,6 +210,9 @@ const app: AppMessages = {
     search: 'Ara',
   },
   customers: customersTurkish,
+  payments: paymentsTurkish,
+  transactions: transactionsTurkish,
+  pendingpayments: pendingPaymentsTurkish,
 };
 
 const turkishMessages: TranslationMessages = {

@@ -1,6 +1,7 @@
 import { Box, MenuItem, TextField, Typography } from '@mui/material';
 import { useLocaleState, useTranslate } from 'react-admin';
 import { authRoles, satisfiesAuth } from '../navigation/roles';
+import { TakePaymentButton } from '../payments/TakePaymentButton';
 import { activeTerminalId, chooseActiveTerminal, useSessionUser } from '../session/sessionStore';
 import { type SessionUser, terminalDeviceIds } from '../session/sessionUser';
 import { formatCad } from './formatCad';
@@ -62,24 +63,35 @@ function CompanyAccount({ user, locale }: { user: SessionUser; locale: string })
         </Box>
       </Typography>
       {terminals.length > 0 ? (
-        <TextField
-          select
-          size="small"
-          label={translate('app.header.active_terminal')}
-          value={activeTerminalId(user)}
-          onChange={(event) => chooseActiveTerminal(event.target.value)}
-          sx={{
-            mt: 1.5,
-            '& .MuiInputBase-root, & .MuiInputLabel-root, & .MuiSelect-icon': { color: 'inherit' },
-            '& fieldset': { borderColor: 'currentColor', opacity: 0.5 },
-          }}
-        >
-          {terminals.map((deviceId, index) => (
-            <MenuItem key={deviceId} value={deviceId}>
-              {translate('app.header.terminal', { slot: index + 1 })}: {deviceId}
-            </MenuItem>
-          ))}
-        </TextField>
+        <>
+          <TextField
+            select
+            size="small"
+            label={translate('app.header.active_terminal')}
+            value={activeTerminalId(user)}
+            onChange={(event) => chooseActiveTerminal(event.target.value)}
+            sx={{
+              mt: 1.5,
+              '& .MuiInputBase-root, & .MuiInputLabel-root, & .MuiSelect-icon': {
+                color: 'inherit',
+              },
+              '& fieldset': { borderColor: 'currentColor', opacity: 0.5 },
+            }}
+          >
+            {terminals.map((deviceId, index) => (
+              <MenuItem key={deviceId} value={deviceId}>
+                {translate('app.header.terminal', { slot: index + 1 })}: {deviceId}
+              </MenuItem>
+            ))}
+          </TextField>
+          {/* Payments need a verified company, as the screens that list them. */}
+          {user.data.verified === 1 && (
+            <TakePaymentButton
+              variant="outlined"
+              sx={{ mt: 1, color: 'inherit', borderColor: 'currentColor', alignSelf: 'flex-start' }}
+            />
+          )}
+        </>
       ) : (
         <Typography variant="caption" sx={{ opacity: 0.7, mt: 1 }}>
           {translate('app.header.no_terminals')}

@@ -88,7 +88,7 @@ export const navigation: NavigationGroup[] = [
         title: 'app.nav.transactions',
         url: '/transactions/all',
         icon: ReceiptLong,
-        auth: companyStaff,
+        auth: authRoles.customerReaders,
         gate: 'verified',
       },
       {
@@ -118,7 +118,7 @@ export const navigation: NavigationGroup[] = [
         title: 'app.nav.pendingpayments',
         url: '/pendingpayments/all',
         icon: PendingActions,
-        auth: companyStaff,
+        auth: authRoles.customerReaders,
         gate: 'verified',
       },
     ],

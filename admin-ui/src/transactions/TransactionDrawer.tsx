@@ -1,0 +1,220 @@
+import Close from '@mui/icons-material/Close';
+import Undo from '@mui/icons-material/Undo';
+import {
+  Alert,
+  Box,
+  Button,
+  Divider,
+  Drawer,
+  IconButton,
+  LinearProgress,
+  List,
+  ListItem,
+  ListItemText,
+  Stack,
+  Typography,
+} from '@mui/material';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { type ReactNode, useState } from 'react';
+import { useRefresh, useTranslate } from 'react-admin';
+import { useCanTakePayments } from '../payments/access';
+import { DateTime, Money } from '../payments/Money';
+import { fetchPayment, type Payment, type Transaction } from '../payments/paymentApi';
+import { refreshBalance } from '../payments/settle';
+import { cardLine, kindLabel, PaymentStatusChip } from '../payments/statuses';
+import { RefundDialog } from './RefundDialog';
+
+const paymentKey = (id: string) => ['payments', 'getOne', id, 'detail'];
+
+function Detail({ label, children }: { label: string; children: ReactNode }) {
+  const translate = useTranslate();
+  return (
+    <Box sx={{ display: 'flex', justifyContent: 'space-between', gap: 2, py: 0.75 }}>
+      <Typography variant="body2" color="text.secondary">
+        {translate(label)}
+      </Typography>
+      <Typography
+        variant="body2"
+        component="div"
+        sx={{ textAlign: 'end', overflowWrap: 'anywhere' }}
+      >
+        {children}
+      </Typography>
+    </Box>
+  );
+}
+
+/**
+ * A transaction's detail, as Stripe's payment page shows it: the payment it belongs to, its card,
+ * customer and terminal, its refunds, and Refund while something remains refundable.
+ */
+export function TransactionDrawer({
+  transaction,
+  onClose,
+}: {
+  transaction: Transaction;
+  onClose: () => void;
+}) {
+  const translate = useTranslate();
+  const refresh = useRefresh();
+  const queryClient = useQueryClient();
+  const canRefund = useCanTakePayments();
+  const [refunding, setRefunding] = useState(false);
+  const payment = useQuery({
+    queryKey: paymentKey(transaction.paymentId),
+    queryFn: () => fetchPayment(transaction.paymentId),
+    retry: false,
+  });
+  const refunded = (changed: Payment) => {
+    setRefunding(false);
+    queryClient.setQueryData(paymentKey(changed.id), changed);
+    refreshBalance();
+    refresh();
+  };
+  return (
+    <Drawer
+      anchor="right"
+      open
+      onClose={onClose}
+      slotProps={{ paper: { sx: { width: { xs: '100vw', sm: 440 } } } }}
+    >
+      <Box
+        component="section"
+        aria-labelledby="transaction-title"
+        sx={{ p: 2 }}
+        data-testid="transaction-drawer"
+      >
+        <Box sx={{ display: 'flex', alignItems: 'center', justifyContent: 'space-between' }}>
+          <Typography id="transaction-title" variant="h6" component="h2">
+            {translate(kindLabel(transaction.kind), { _: transaction.kind })}
+          </Typography>
+          <IconButton aria-label={translate('app.payments.close')} onClick={onClose}>
+            <Close />
+          </IconButton>
+        </Box>
+        <Typography variant="h4" component="p" sx={{ fontWeight: 600, my: 1 }}>
+          <Money cents={transaction.netCents} />
+        </Typography>
+        <Detail label="app.transactions.fields.created_at">
+          <DateTime iso={transaction.createdAt} />
+        </Detail>
+        {transaction.refundReason && (
+          <Detail label="app.transactions.fields.refund_reason">{transaction.refundReason}</Detail>
+        )}
+        <Divider sx={{ my: 2 }} />
+        {payment.isPending && <LinearProgress />}
+        {payment.error && <Alert severity="error">{(payment.error as Error).message}</Alert>}
+        {payment.data && (
+          <PaymentDetails
+            payment={payment.data}
+            heading={transaction.kind !== 'payment'}
+            refundButton={
+              canRefund && payment.data.refundableCents > 0 ? (
+                <Button
+                  variant="outlined"
+                  color="warning"
+                  startIcon={<Undo />}
+                  onClick={() => setRefunding(true)}
+                >
+                  {translate('app.payments.refund.action')}
+                </Button>
+              ) : null
+            }
+          />
+        )}
+      </Box>
+      {refunding && payment.data && (
+        <RefundDialog
+          payment={payment.data}
+          onClose={() => setRefunding(false)}
+          onRefunded={refunded}
+        />
+      )}
+    </Drawer>
+  );
+}
+
+/** `heading`: a refund's drawer names the payment it returned money from. */
+function PaymentDetails({
+  payment,
+  heading,
+  refundButton,
+}: {
+  payment: Payment;
+  heading: boolean;
+  refundButton: ReactNode;
+}) {
+  const translate = useTranslate();
+  return (
+    <Stack spacing={0}>
+      <Box sx={{ display: 'flex', alignItems: 'center', justifyContent: 'space-between', mb: 1 }}>
+        {heading ? (
+          <Typography variant="subtitle1" component="h3" sx={{ fontWeight: 600 }}>
+            {translate('app.transactions.detail.payment')} <Money cents={payment.amountCents} />
+          </Typography>
+        ) : (
+          <span />
+        )}
+        <PaymentStatusChip status={payment.status} />
+      </Box>
+      <Detail label="app.payments.fields.payment_id">
+        <bdi style={{ fontFamily: 'monospace', fontSize: '0.8rem' }}>{payment.id}</bdi>
+      </Detail>
+      {payment.customerName && (
+        <Detail label="app.payments.fields.customer">{payment.customerName}</Detail>
+      )}
+      {payment.description && (
+        <Detail label="app.payments.fields.description">{payment.description}</Detail>
+      )}
+      <Detail label="app.payments.fields.terminal">
+        {payment.terminalName ?? payment.terminalId}
+      </Detail>
+      {payment.cardLast4 && (
+        <Detail label="app.payments.fields.card">
+          <bdi>{cardLine(translate, payment)}</bdi>
+        </Detail>
+      )}
+      <Detail label="app.payments.fields.requested_at">
+        <DateTime iso={payment.requestedAt} />
+      </Detail>
+      {payment.completedAt && (
+        <Detail label="app.payments.fields.completed_at">
+          <DateTime iso={payment.completedAt} />
+        </Detail>
+      )}
+      <Detail label="app.payments.fields.refunded">
+        <Money cents={payment.refundedCents} />
+      </Detail>
+      <Detail label="app.payments.fields.refundable">
+        <span data-testid="refundable">
+          <Money cents={payment.refundableCents} />
+        </span>
+      </Detail>
+      <Box sx={{ my: 1.5 }}>{refundButton}</Box>
+      <Typography variant="subtitle2" component="h3" sx={{ mt: 1 }}>
+        {translate('app.payments.refund.history')}
+      </Typography>
+      {payment.refunds.length === 0 ? (
+        <Typography variant="body2" color="text.secondary">
+          {translate('app.payments.refund.none')}
+        </Typography>
+      ) : (
+        <List dense disablePadding>
+          {payment.refunds.map((refund) => (
+            <ListItem key={refund.id} disableGutters>
+              <ListItemText
+                primary={<Money cents={-refund.amountCents} />}
+                secondary={
+                  <>
+                    <DateTime iso={refund.refundedAt} /> · {refund.reason}
+                  </>
+                }
+                slotProps={{ secondary: { sx: { overflowWrap: 'anywhere' } } }}
+              />
+            </ListItem>
+          ))}
+        </List>
+      )}
+    </Stack>
+  );
+}

@@ -1,0 +1,328 @@
+import Download from '@mui/icons-material/Download';
+import ReceiptLong from '@mui/icons-material/ReceiptLong';
+import { Alert, Box, Chip, Tab, Tabs, Typography, useMediaQuery } from '@mui/material';
+import type { Theme } from '@mui/material/styles';
+import { lazy, Suspense, useState } from 'react';
+import {
+  AutocompleteInput,
+  Button,
+  Datagrid,
+  FilterButton,
+  FunctionField,
+  List,
+  ReferenceInput,
+  SearchInput,
+  SelectInput,
+  SimpleList,
+  TopToolbar,
+  useListContext,
+  useNotify,
+  useTranslate,
+} from 'react-admin';
+import { Link, Navigate, useParams } from 'react-router-dom';
+import { DateTime, Money } from '../payments/Money';
+import { downloadTransactions, type Transaction, transactionKinds } from '../payments/paymentApi';
+import { cardLine, kindLabel, transactionStatusLabel } from '../payments/statuses';
+import { TakePaymentButton } from '../payments/TakePaymentButton';
+import { useTerminals } from '../payments/useTerminals';
+import { BalanceAsOf } from './BalanceAsOf';
+import { AmountFilterInput, FromDateInput, ToDateInput } from './filterInputs';
+import { TotalsLine } from './TotalsLine';
+import { isTransactionView, transactionViews } from './views';
+
+const TransactionDrawer = lazy(() =>
+  import('./TransactionDrawer').then((module) => ({ default: module.TransactionDrawer })),
+);
+
+const field = (name: string) => `app.transactions.fields.${name}`;
+
+interface CustomerChoice {
+  id: string;
+  name?: string;
+  lastName?: string;
+  email: string;
+}
+const customerText = (customer: CustomerChoice) =>
+  [customer.name, customer.lastName].filter(Boolean).join(' ') || customer.email;
+
+function useFilters(view: string) {
+  const translate = useTranslate();
+  const { terminals } = useTerminals();
+  return [
+    <SearchInput key="q" source="q" alwaysOn placeholder={translate('ra.action.search')} />,
+    <FromDateInput key="createdFrom" source="createdFrom" label="app.transactions.filters.from" />,
+    <ToDateInput key="createdTo" source="createdTo" label="app.transactions.filters.to" />,
+    <SelectInput
+      key="status"
+      source="status"
+      label={field('status')}
+      choices={[{ id: 'succeeded', name: transactionStatusLabel('succeeded') }]}
+    />,
+    ...(view === 'all'
+      ? [
+          <SelectInput
+            key="kind"
+            source="kind"
+            label={field('kind')}
+            choices={transactionKinds.map((kind) => ({ id: kind, name: kindLabel(kind) }))}
+          />,
+        ]
+      : []),
+    <ReferenceInput key="customerId" source="customerId" reference="customers">
+      <AutocompleteInput
+        label={field('customer')}
+        optionText={customerText}
+        filterToQuery={(q: string) => ({ q })}
+        sx={{ minWidth: 220 }}
+      />
+    </ReferenceInput>,
+    ...(terminals.length > 0
+      ? [
+          <SelectInput
+            key="terminalId"
+            source="terminalId"
+            label={field('terminal')}
+            choices={terminals.map((terminal) => ({ id: terminal.id, name: terminal.name }))}
+          />,
+        ]
+      : []),
+    <AmountFilterInput key="amountMin" source="amountMin" label="app.transactions.filters.min" />,
+    <AmountFilterInput key="amountMax" source="amountMax" label="app.transactions.filters.max" />,
+  ];
+}
+
+function ExportButton() {
+  const { filterValues, filter, sort } = useListContext();
+  const notify = useNotify();
+  const exportShown = async () => {
+    try {
+      await downloadTransactions({ ...filterValues, ...filter }, [sort.field, sort.order]);
+    } catch (error) {
+      notify('app.transactions.export_failed', {
+        type: 'error',
+        messageArgs: { message: (error as Error).message },
+      });
+    }
+  };
+  return (
+    <Button label="app.transactions.export" onClick={() => void exportShown()}>
+      <Download />
+    </Button>
+  );
+}
+
+function ListActions() {
+  return (
+    <TopToolbar sx={{ flexWrap: { xs: 'wrap', md: 'nowrap' } }}>
+      <TakePaymentButton />
+      <FilterButton />
+      <ExportButton />
+    </TopToolbar>
+  );
+}
+
+/** The exact count and net of every matching row (not just this page), as Stripe shows above its list. */
+function Totals() {
+  const translate = useTranslate();
+  const { total, meta, error, isPending } = useListContext();
+  if (error) {
+    return (
+      <Alert severity="error" sx={{ m: 1 }}>
+        {translate('app.transactions.load_failed', { message: (error as Error).message })}
+      </Alert>
+    );
+  }
+  if (isPending || !total) return null;
+  const net = (meta as { netCents?: number | null } | undefined)?.netCents;
+  return (
+    <Box sx={{ px: 2, py: 1 }}>
+      <TotalsLine total={total} netCents={net} />
+    </Box>
+  );
+}
+
+function KindChip({ kind }: { kind: string }) {
+  const translate = useTranslate();
+  return (
+    <Chip
+      size="small"
+      variant="outlined"
+      color={kind === 'refund' ? 'warning' : 'default'}
+      label={translate(kindLabel(kind), { _: kind })}
+    />
+  );
+}
+
+function Amount({ record }: { record: Transaction }) {
+  return (
+    <Box
+      component="span"
+      sx={{ fontWeight: 600, color: record.netCents < 0 ? 'warning.dark' : 'text.primary' }}
+    >
+      <Money cents={record.netCents} />
+    </Box>
+  );
+}
+
+function NoTransactions() {
+  const translate = useTranslate();
+  const { filterValues, error } = useListContext();
+  if (error) return null;
+  const filtered = Object.keys(filterValues).length > 0;
+  return (
+    <Box component="section" sx={{ py: 6, px: 2, textAlign: 'center' }}>
+      <ReceiptLong sx={{ fontSize: 56, color: 'text.disabled' }} />
+      <Typography variant="h6" component="p">
+        {translate(filtered ? 'app.transactions.no_match' : 'app.transactions.empty')}
+      </Typography>
+      {!filtered && (
+        <Typography color="text.secondary">{translate('app.transactions.empty_hint')}</Typography>
+      )}
+    </Box>
+  );
+}
+
+function TransactionRows({ onOpen }: { onOpen: (record: Transaction) => void }) {
+  const translate = useTranslate();
+  const small = useMediaQuery((theme: Theme) => theme.breakpoints.down('md'), { noSsr: true });
+  const open = (_id: unknown, _resource: string, record: unknown) => {
+    onOpen(record as Transaction);
+    return false as const;
+  };
+  if (small) {
+    return (
+      <SimpleList<Transaction>
+        empty={<NoTransactions />}
+        rowClick={open}
+        primaryText={(record) => (
+          <Box component="span" sx={{ display: 'flex', gap: 1, alignItems: 'center' }}>
+            <Amount record={record} />
+            <KindChip kind={record.kind} />
+          </Box>
+        )}
+        secondaryText={(record) =>
+          [record.customerName, record.description].filter(Boolean).join(' · ')
+        }
+        tertiaryText={(record) => <DateTime iso={record.createdAt} />}
+        rowSx={() => ({ overflowWrap: 'anywhere' })}
+      />
+    );
+  }
+  return (
+    <Datagrid empty={<NoTransactions />} rowClick={open} bulkActionButtons={false}>
+      <FunctionField
+        source="createdAt"
+        label={field('created_at')}
+        render={(record: Transaction) => <DateTime iso={record.createdAt} />}
+      />
+      <FunctionField
+        source="amountCents"
+        label={field('amount')}
+        textAlign="right"
+        render={(record: Transaction) => <Amount record={record} />}
+      />
+      <FunctionField
+        source="kind"
+        label={field('kind')}
+        sortable={false}
+        render={(record: Transaction) => <KindChip kind={record.kind} />}
+      />
+      <FunctionField
+        source="status"
+        label={field('status')}
+        sortable={false}
+        render={(record: Transaction) =>
+          translate(transactionStatusLabel(record.status), { _: record.status })
+        }
+      />
+      <FunctionField
+        source="customerName"
+        label={field('customer')}
+        sortable={false}
+        render={(record: Transaction) => record.customerName ?? ''}
+      />
+      <FunctionField
+        source="description"
+        label={field('description')}
+        sortable={false}
+        render={(record: Transaction) => record.refundReason ?? record.description ?? ''}
+      />
+      <FunctionField
+        source="terminalName"
+        label={field('terminal')}
+        sortable={false}
+        render={(record: Transaction) => record.terminalName ?? ''}
+      />
+      <FunctionField
+        source="cardLast4"
+        label={field('card')}
+        sortable={false}
+        render={(record: Transaction) => (
+          <bdi style={{ whiteSpace: 'nowrap' }}>{cardLine(translate, record)}</bdi>
+        )}
+      />
+    </Datagrid>
+  );
+}
+
+function ViewTabs({ view }: { view: string }) {
+  const translate = useTranslate();
+  return (
+    <Tabs
+      value={view}
+      variant="scrollable"
+      allowScrollButtonsMobile
+      aria-label={translate('app.transactions.title')}
+      sx={{ borderBottom: 1, borderColor: 'divider' }}
+    >
+      {Object.keys(transactionViews).map((name) => (
+        <Tab
+          key={name}
+          value={name}
+          label={translate(`app.transactions.views.${name}`)}
+          component={Link}
+          to={`/transactions/${name}`}
+        />
+      ))}
+    </Tabs>
+  );
+}
+
+/**
+ * `/transactions/:view`: every money movement of the company (all, payments or refunds), with
+ * search, filters, sort, the exact count and net total, CSV export and a detail drawer.
+ */
+export default function TransactionList() {
+  const { view } = useParams();
+  const translate = useTranslate();
+  const [opened, setOpened] = useState<Transaction | null>(null);
+  const filters = useFilters(view ?? 'all');
+  if (!isTransactionView(view)) return <Navigate to="/errors/error-404" replace />;
+  return (
+    <Box sx={{ minWidth: 0 }}>
+      <ViewTabs view={view} />
+      <List
+        key={view}
+        resource="transactions"
+        storeKey={`transactions.${view}`}
+        filter={transactionViews[view]}
+        title={translate('app.transactions.title')}
+        filters={filters}
+        sort={{ field: 'createdAt', order: 'DESC' }}
+        perPage={25}
+        actions={<ListActions />}
+        exporter={false}
+        empty={false}
+      >
+        <Totals />
+        <TransactionRows onOpen={setOpened} />
+      </List>
+      <BalanceAsOf />
+      {opened && (
+        <Suspense fallback={null}>
+          <TransactionDrawer transaction={opened} onClose={() => setOpened(null)} />
+        </Suspense>
+      )}
+    </Box>
+  );
+}
