@@ -115,6 +115,7 @@ function terminalGateway(
     secret,
     webhookUrl: `http://127.0.0.1:${config.port}/api${terminalWebhookPath}`,
     logger,
+    delivery: config.terminalSimulatorMisbehaviour,
   });
   return { adapter: simulator, simulator };
 }

@@ -223,8 +223,13 @@ describe('a payment when the API process dies while taking it', { timeout: 300_0
       // The first never reached the gateway; the second did.
       expect(await simulatorRows()).toEqual([{ payment_id: second, status: 'waiting' }]);
 
-      // Third life, no failpoint: the resumer sends both; the gateway keeps one row each.
-      api = startApi(env);
+      // Third life, no failpoint: the resumer sends both; the gateway keeps one row each. Every
+      // webhook now comes twice, the capture before the authorization.
+      api = startApi({
+        ...env,
+        TERMINAL_SIMULATOR_DUPLICATE_RATE: '1',
+        TERMINAL_SIMULATOR_REORDER_RATE: '1',
+      });
       await listening(api, port);
       await eventually('both payments sent to the terminal', async () => {
         const types = (await streams()).map((stream) => stream.types);
@@ -250,6 +255,13 @@ describe('a payment when the API process dies while taking it', { timeout: 300_0
       }
 
       expect((await simulatorRows()).map((row) => row.status)).toEqual(['captured', 'captured']);
+      // Two payments, two reports each, each sent twice: all answered 2xx.
+      await eventually('every webhook delivered', async () => {
+        const { rows } = await db.query<{ delivered: number }>(
+          'SELECT count(*)::int AS delivered FROM terminal_simulator_webhooks WHERE delivered_at IS NOT NULL',
+        );
+        return rows[0]?.delivered === 8 ? true : undefined;
+      });
       for (const stream of await streams()) {
         const count = (type: string) => stream.types.filter((t) => t === type).length;
         expect([count('PaymentSentToTerminal'), count('PaymentCaptured')]).toEqual([1, 1]);
