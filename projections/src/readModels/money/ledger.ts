@@ -80,13 +80,14 @@ export async function postLines(client: PoolClient, lines: readonly LedgerLine[]
   }
   const lastLines = await lastLinesOf(
     client,
-    [...byAccount.values()].map((group) => group[0]!),
+    [...byAccount.values()].flatMap((g) => g[0] ?? []),
   );
   const recount: AccountTotals[] = [];
   const totals: AccountTotals[] = [];
   for (const [key, group] of byAccount) {
     group.sort((a, b) => compareLines({ ...a, postedAt: a.at }, { ...b, postedAt: b.at }));
-    const first = group[0]!;
+    const first = group[0];
+    if (!first) continue;
     const last = lastLines.get(key);
     const appends = !last || compareLines(last, { ...first, postedAt: first.at }) < 0;
     let balance = last?.balance ?? 0n;
