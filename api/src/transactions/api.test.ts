@@ -1,11 +1,12 @@
 import { ledgerConsistency } from '@issuer/projections';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
   type Company,
   type CustomersHarness,
   startCustomersHarness,
 } from '../customers/testing/customersHarness';
 import { errorOf, jsonOf } from '../http/testing/responses';
+import { ledgerCheck } from '../payments/testing/ledgerCheck';
 import {
   appendPayment,
   listParams,
@@ -61,6 +62,9 @@ beforeAll(async () => {
   other = await appendPayment(h, b, { amountCents: 777, capturedAt: '2026-01-11T12:00:00.000Z' });
 });
 afterAll(() => h.close());
+// After every test: each company's ledger balances and equals captured − refunded.
+const ledger = ledgerCheck();
+afterEach(() => ledger.verify(h));
 
 const get = (path: string, token = a.token) => h.call('GET', path, { token });
 const list = async (params: Parameters<typeof listParams>[0], token = a.token) => {
