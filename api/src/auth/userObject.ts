@@ -1,9 +1,5 @@
 import { DomainError, defaultShortcuts, type UserSettings } from '@issuer/events';
-import {
-  getAvailableBalance,
-  getUserWithCompany,
-  type UserWithCompany,
-} from '@issuer/projections';
+import { getAvailableBalance, getUserWithCompany, type UserWithCompany } from '@issuer/projections';
 import type { Context } from 'hono';
 import type { AppEnv } from '../http';
 

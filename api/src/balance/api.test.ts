@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { ledgerConsistency } from '@issuer/projections';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { SessionAnswer } from '../auth/testing/accountsHarness';
 import { signAccessToken } from '../auth/tokens';
 import {
@@ -9,6 +9,7 @@ import {
   startCustomersHarness,
 } from '../customers/testing/customersHarness';
 import { errorOf, jsonOf } from '../http/testing/responses';
+import { ledgerCheck } from '../payments/testing/ledgerCheck';
 import { appendPayment } from '../transactions/testing/moneyHarness';
 
 let h: CustomersHarness;
@@ -19,6 +20,9 @@ beforeAll(async () => {
   [a, b] = [await h.verifiedCompany(), await h.verifiedCompany()];
 });
 afterAll(() => h.close());
+// After every test: each company's ledger balances and equals captured − refunded.
+const ledger = ledgerCheck();
+afterEach(() => ledger.verify(h));
 
 const balance = async (token: string, asOf?: string) => {
   const res = await h.call(

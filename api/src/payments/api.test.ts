@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { errorOf, jsonOf } from '../http/testing/responses';
 import type { PaymentTerminalGateway } from './gateway';
 import {
@@ -9,6 +9,7 @@ import {
   sendPaymentToTerminal,
 } from './paymentCommands';
 import type { PaymentResource } from './paymentView';
+import { ledgerCheck } from './testing/ledgerCheck';
 import { type PaymentsHarness, startPaymentsHarness } from './testing/paymentsHarness';
 
 let h: PaymentsHarness;
@@ -20,6 +21,9 @@ beforeAll(async () => {
   other = await h.companyWithTerminal();
 });
 afterAll(() => h.close());
+// After every test: each company's ledger balances and equals captured − refunded.
+const ledger = ledgerCheck();
+afterEach(() => ledger.verify(h));
 
 const send = (path: string, body?: unknown, token = company.token, headers = {}) =>
   h.call('POST', path, { token, body, headers });

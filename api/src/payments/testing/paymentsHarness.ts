@@ -69,7 +69,13 @@ export async function startPaymentsHarness(): Promise<PaymentsHarness> {
         cardLast4: '4242',
       };
       await recordGatewayEvent(h.deps, { ...base, id: randomUUID(), type: 'payment.authorized' });
-      await recordGatewayEvent(h.deps, { ...base, id: randomUUID(), type: 'payment.captured' });
+      const { position } = await recordGatewayEvent(h.deps, {
+        ...base,
+        id: randomUUID(),
+        type: 'payment.captured',
+      });
+      // As a request would: answer once the capture is visible to readers and read models.
+      if (position !== undefined) await h.deps.readModels.waitFor(position, 10_000);
     },
     getPayment: (token, paymentId) => h.call('GET', `/api/payments/${paymentId}`, { token }),
   };

@@ -1,0 +1,99 @@
+import { type PaymentEvent, streamCategories } from '@issuer/events';
+import { ledgerConsistency } from '@issuer/projections';
+import type { AccountsHarness } from '../../auth/testing/accountsHarness';
+
+type Harness = Pick<AccountsHarness, 'store' | 'pool' | 'deps'>;
+
+export interface MoneyMoved {
+  capturedCents: bigint;
+  refundedCents: bigint;
+}
+
+/**
+ * After every test that moves money: each company's ledger balances (per entry, running balances,
+ * stored totals) and its available balance equals captured − refunded, counted from the Payment
+ * streams of the event store (the truth), not from a read model. Reads the store incrementally, so
+ * it is cheap to run after each test: `const ledger = ledgerCheck(); afterEach(() => ledger.verify(h));`
+ */
+export function ledgerCheck() {
+  let after = -1n;
+  const moved = new Map<string, MoneyMoved>();
+
+  async function readNewPaymentEvents(h: Harness) {
+    for (;;) {
+      const batch = await h.store.readAll({ after, maxCount: 1000 });
+      const last = batch.at(-1);
+      if (!last) return;
+      for (const event of batch) {
+        if (event.streamId.startsWith(`${streamCategories.payment}-`)) {
+          count(moved, event as unknown as PaymentEvent);
+        }
+      }
+      after = last.position;
+    }
+  }
+
+  return {
+    /** What the events say each company captured and refunded, as of the last `verify`. */
+    moved: (companyId: string) => moved.get(companyId) ?? { capturedCents: 0n, refundedCents: 0n },
+
+    /** Throws naming every company whose ledger disagrees, with its figures. */
+    async verify(h: Harness | undefined): Promise<void> {
+      if (!h) return;
+      const head = await h.store.headPosition();
+      if (head !== undefined && !(await h.deps.readModels.waitFor(head, 10_000))) {
+        throw new Error(`Ledger check: the read models did not reach position ${head} in 10 s`);
+      }
+      await readNewPaymentEvents(h);
+      const { rows } = await h.pool.query<{ company_id: string }>(
+        'SELECT DISTINCT company_id FROM ledger_lines UNION SELECT DISTINCT company_id FROM payments',
+      );
+      const companies = new Set([...moved.keys(), ...rows.map((row) => row.company_id)]);
+      const failures: string[] = [];
+      for (const companyId of companies) {
+        const failure = await disagreement(h, companyId, moved.get(companyId));
+        if (failure) failures.push(failure);
+      }
+      if (failures.length > 0) {
+        throw new Error(`The ledger does not balance:\n${failures.join('\n')}`);
+      }
+    },
+  };
+}
+
+function count(moved: Map<string, MoneyMoved>, event: PaymentEvent) {
+  if (event.type !== 'PaymentCaptured' && event.type !== 'PaymentRefunded') return;
+  const totals = moved.get(event.data.companyId) ?? { capturedCents: 0n, refundedCents: 0n };
+  if (event.type === 'PaymentCaptured') totals.capturedCents += BigInt(event.data.amountCents);
+  else totals.refundedCents += BigInt(event.data.amountCents);
+  moved.set(event.data.companyId, totals);
+}
+
+async function disagreement(
+  h: Harness,
+  companyId: string,
+  events: MoneyMoved = { capturedCents: 0n, refundedCents: 0n },
+): Promise<string | undefined> {
+  const ledger = await ledgerConsistency(h.pool, companyId);
+  const { rows } = await h.pool.query<{ debits: string; credits: string }>(
+    `SELECT coalesce(sum(debit_cents), 0) AS debits, coalesce(sum(credit_cents), 0) AS credits
+       FROM ledger_lines WHERE company_id = $1`,
+    [companyId],
+  );
+  const debits = BigInt(rows[0]?.debits ?? 0);
+  const credits = BigInt(rows[0]?.credits ?? 0);
+  const expected = events.capturedCents - events.refundedCents;
+  const agrees =
+    ledger.balanced &&
+    debits === credits &&
+    ledger.availableCents === expected &&
+    ledger.capturedCents === events.capturedCents &&
+    ledger.refundedCents === events.refundedCents;
+  if (agrees) return undefined;
+  return (
+    `  company ${companyId}: ledgerConsistency.balanced=${ledger.balanced}, ` +
+    `debits ${debits} vs credits ${credits}, available ${ledger.availableCents}; ` +
+    `payments read model captured ${ledger.capturedCents} refunded ${ledger.refundedCents}; ` +
+    `events captured ${events.capturedCents} − refunded ${events.refundedCents} = ${expected}`
+  );
+}
