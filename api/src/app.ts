@@ -8,6 +8,8 @@ import { type AppDependencies, type AppEnv, buildApp, type Feature } from './htt
 import { operatorRoutes } from './operator';
 import { paymentRoutes } from './payments';
 import { paymentListRoutes } from './payments/paymentListApi';
+import { terminalSimulatorRoutes } from './payments/simulator/simulatorApi';
+import { terminalWebhookRoutes } from './payments/webhooks/webhookApi';
 import { legacyTransactionRoutes, transactionRoutes } from './transactions';
 import { serveUi, type UiOptions } from './ui/serveUi';
 import { welcome } from './welcome';
@@ -17,10 +19,13 @@ export const features: readonly Feature[] = [
   healthRoutes,
   authRoutes,
   companyUserRoutes,
+  // Before companyRoutes, whose `/terminals/*` guard admits admins only: staff take payments too.
+  terminalSimulatorRoutes,
   companyRoutes,
   operatorRoutes,
   customerRoutes,
   legacyContactRoutes,
+  terminalWebhookRoutes,
   paymentRoutes,
   paymentListRoutes,
   transactionRoutes,

@@ -64,6 +64,25 @@ describe('configuration', () => {
     }
   });
 
+  it('derives the terminal webhook secret from the token secret, or takes TERMINAL_WEBHOOK_SECRET (never a weak one)', async () => {
+    const external = { DATABASE_URL: 'postgres://x@localhost/db', TOKEN_SECRET: strongSecret };
+    const derived = await loadConfig(external);
+    expect(derived.terminalWebhookSecret).toHaveLength(32);
+    expect(derived.terminalWebhookSecret).toEqual(
+      (await loadConfig(external)).terminalWebhookSecret,
+    );
+    const own = 'whsec-Q8v2Lm4Rt7Yp1Xc9Nz3Kd6Hf0Bj5Gs';
+    const configured = await loadConfig({ ...external, TERMINAL_WEBHOOK_SECRET: own });
+    expect(new TextDecoder().decode(configured.terminalWebhookSecret)).toBe(own);
+    const weak = loadConfig({ ...external, TERMINAL_WEBHOOK_SECRET: 'short' });
+    await expect(weak).rejects.toThrow(/TERMINAL_WEBHOOK_SECRET is too weak/);
+    await expect(weak).rejects.not.toThrow(/short/);
+    expect(derived.terminalGatewayUrl).toBeUndefined();
+    await expect(loadConfig({ ...external, TERMINAL_GATEWAY_URL: 'nope' })).rejects.toThrow(
+      /TERMINAL_GATEWAY_URL/,
+    );
+  });
+
   describe('on the embedded default', () => {
     it('generates a secret once, keeps it in the data folder and reuses it', async () => {
       const dataDir = await mkdtemp(join(tmpdir(), 'issuer-config-'));

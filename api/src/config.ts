@@ -6,6 +6,8 @@ import { defaultTopicPrefix } from '@issuer/events';
 import type { KafkaSettings } from '@issuer/kafka';
 import { z } from 'zod';
 import { parseProxyEntry } from './http/clientAddress';
+import { type PaymentFailpoint, paymentFailpoints } from './payments/scheduler/failpoints';
+import { deriveWebhookSecret } from './payments/webhooks/webhookSignature';
 
 /**
  * Every setting comes from the environment and is validated once at start. Outside the embedded
@@ -44,6 +46,11 @@ const environmentSchema = z.object({
   OPERATOR_EMAIL: z.string().email().optional(),
   OPERATOR_PASSWORD: z.string().min(8).optional(),
   SUPPORT_EMAIL: z.string().email().default('support@issuer-portal.local'),
+  TERMINAL_WEBHOOK_SECRET: z.string().optional(),
+  TERMINAL_GATEWAY_URL: z.string().url().optional(),
+  TERMINAL_WEBHOOK_URL: z.string().url().optional(),
+  TERMINAL_SIMULATOR_PORT: z.coerce.number().int().min(1).max(65535).default(3100),
+  PAYMENTS_TEST_FAILPOINT: z.enum(paymentFailpoints).optional(),
   TRUSTED_PROXIES: z
     .string()
     .default('')
@@ -85,6 +92,16 @@ export interface Config {
   supportEmail: string;
   /** Reverse proxies whose X-Forwarded-For names the client (sign-in throttling per address). */
   trustedProxies: readonly string[];
+  /** Signs and verifies the terminal gateway's webhooks (TERMINAL_WEBHOOK_SECRET, else derived). */
+  terminalWebhookSecret: Uint8Array;
+  /** undefined: the terminal simulator runs inside the API; else the URL of `npm run terminal-simulator`. */
+  terminalGatewayUrl: string | undefined;
+  /** Port of `npm run terminal-simulator`. */
+  terminalSimulatorPort: number;
+  /** Where `npm run terminal-simulator` posts its webhooks (default: the API on PORT, this host). */
+  terminalWebhookUrl: string;
+  /** Tests only: where the process kills itself while taking a payment. */
+  paymentsTestFailpoint: PaymentFailpoint | undefined;
 }
 
 export class ConfigError extends Error {
@@ -118,6 +135,10 @@ export async function loadConfig(
   if ((e.OPERATOR_EMAIL === undefined) !== (e.OPERATOR_PASSWORD === undefined)) {
     throw new ConfigError('OPERATOR_EMAIL and OPERATOR_PASSWORD must be set together');
   }
+  const secret =
+    serves === 'api'
+      ? new TextEncoder().encode(await tokenSecret(e.TOKEN_SECRET, e.DATABASE_URL, dataDir))
+      : new Uint8Array();
   return {
     port: e.PORT,
     dataDir,
@@ -125,10 +146,7 @@ export async function loadConfig(
     embeddedPostgresPort: e.EMBEDDED_POSTGRES_PORT,
     eventStoreUrl: e.EVENTSTORE_URL,
     kafka: kafkaSettings(e),
-    tokenSecret:
-      serves === 'api'
-        ? new TextEncoder().encode(await tokenSecret(e.TOKEN_SECRET, e.DATABASE_URL, dataDir))
-        : new Uint8Array(),
+    tokenSecret: secret,
     tokenIssuer: e.TOKEN_ISSUER,
     tokenAudience: e.TOKEN_AUDIENCE,
     tokenLifetimeSeconds: e.TOKEN_LIFETIME_SECONDS,
@@ -142,7 +160,24 @@ export async function loadConfig(
         : undefined,
     supportEmail: e.SUPPORT_EMAIL,
     trustedProxies: e.TRUSTED_PROXIES,
+    terminalWebhookSecret:
+      serves === 'api' ? webhookSecret(e.TERMINAL_WEBHOOK_SECRET, secret) : new Uint8Array(),
+    terminalGatewayUrl: e.TERMINAL_GATEWAY_URL,
+    terminalSimulatorPort: e.TERMINAL_SIMULATOR_PORT,
+    paymentsTestFailpoint: e.PAYMENTS_TEST_FAILPOINT,
+    terminalWebhookUrl:
+      e.TERMINAL_WEBHOOK_URL ?? `http://127.0.0.1:${e.PORT}/api/payments/webhooks/terminal`,
   };
+}
+
+function webhookSecret(fromEnv: string | undefined, tokenSecret: Uint8Array): Uint8Array {
+  if (fromEnv === undefined) return deriveWebhookSecret(tokenSecret);
+  if (isWeakSecret(fromEnv)) {
+    throw new ConfigError(
+      `TERMINAL_WEBHOOK_SECRET is too weak: use at least ${MIN_SECRET_LENGTH} random characters`,
+    );
+  }
+  return new TextEncoder().encode(fromEnv);
 }
 
 function kafkaSettings(e: Environment): KafkaSettings | undefined {

@@ -18,12 +18,15 @@ import { migrateAuth } from './auth/loginThrottle';
 import { type Config, ConfigError, loadConfig } from './config';
 import { migrateCustomers } from './customers';
 import { migrateHttp } from './http';
+import { paymentTimersProjection } from './payments/scheduler/paymentTimersProjection';
+import { migrateTerminalSimulator } from './payments/simulator/simulatorTables';
 
 /** Every read model the portal keeps, in one list for the runner, rebuild and health. */
 export const allProjections: readonly Projection[] = [
   ...accountProjections,
   ...customerProjections,
   ...moneyProjections,
+  paymentTimersProjection,
 ];
 
 export interface Infrastructure {
@@ -60,6 +63,7 @@ export async function openInfrastructure(config: Config, logger: Logger): Promis
     await migrateHttp(pool);
     await migrateAuth(pool);
     await migrateCustomers(pool);
+    await migrateTerminalSimulator(pool);
     await migrateProjections(pool, allProjections);
   } catch (error) {
     await pool.end();

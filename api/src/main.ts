@@ -18,7 +18,14 @@ import {
   openInfrastructure,
 } from './infrastructure';
 import { publisherCheckpointNames, startPublishing } from './kafka/publishing';
-import { recordingGateway } from './payments/testing/recordingGateway';
+import { withFailpoint } from './payments/scheduler/failpoints';
+import { startPaymentScheduler } from './payments/scheduler/paymentScheduler';
+import {
+  createTerminalGatewayClient,
+  createTerminalSimulator,
+  type TerminalSimulator,
+} from './payments/simulator';
+import { terminalWebhookPath } from './payments/webhooks/webhookApi';
 import { prepareFirstStart } from './startupGuidance';
 import { hasBuiltUi } from './ui/serveUi';
 
@@ -41,16 +48,17 @@ async function main() {
   const readSide = await startReadSide(infrastructure);
   const publishing =
     config.projectors === 'external' ? undefined : await startPublishing(infrastructure);
+  const clock = () => new Date();
+  const gateway = terminalGateway(infrastructure, clock);
   const deps: AppDependencies = {
     store: infrastructure.store,
     pool: infrastructure.pool,
     readModels: readSide.waiter,
     projectionStatus: publishing?.withStatus(readSide.status) ?? readSide.status,
     logger,
-    clock: () => new Date(),
+    clock,
     config,
-    // Until the terminal simulator is wired: payments are recorded and wait until they expire.
-    paymentGateway: recordingGateway(),
+    paymentGateway: withFailpoint(gateway.adapter, config.paymentsTestFailpoint),
   };
   const ui = hasBuiltUi(uiDistDir)
     ? { distDir: uiDistDir, supportEmail: config.supportEmail }
@@ -64,10 +72,15 @@ async function main() {
     `Issuer Portal API listening on http://localhost:${config.port}/api`,
   );
   if (guidance) console.log(`\n${guidance}\n`);
+  gateway.simulator?.start();
+  const scheduler = startPaymentScheduler(deps);
 
   const stop = async (signal: NodeJS.Signals) => {
     logger.info({ signal }, 'shutting down');
     try {
+      // Their work in flight may call this server (the simulator's webhooks): before it closes.
+      await scheduler.stop();
+      await gateway.simulator?.stop();
       await closeServer(server);
       await publishing?.stop();
       await readSide.stop();
@@ -79,6 +92,30 @@ async function main() {
     }
   };
   onStopSignal(stop);
+}
+
+/**
+ * The terminal simulator in this process by default, delivering its webhooks to this API over
+ * HTTP; with TERMINAL_GATEWAY_URL, the HTTP adapter to `npm run terminal-simulator` instead.
+ */
+function terminalGateway(
+  { config, pool, logger }: Infrastructure,
+  clock: () => Date,
+): { adapter: AppDependencies['paymentGateway']; simulator?: TerminalSimulator } {
+  const secret = config.terminalWebhookSecret;
+  if (config.terminalGatewayUrl) {
+    return {
+      adapter: createTerminalGatewayClient({ url: config.terminalGatewayUrl, secret, clock }),
+    };
+  }
+  const simulator = createTerminalSimulator({
+    pool,
+    clock,
+    secret,
+    webhookUrl: `http://127.0.0.1:${config.port}/api${terminalWebhookPath}`,
+    logger,
+  });
+  return { adapter: simulator, simulator };
 }
 
 /**

@@ -4,7 +4,7 @@ import ErrorOutline from '@mui/icons-material/ErrorOutlineOutlined';
 import HourglassEmpty from '@mui/icons-material/HourglassEmpty';
 import { Alert, Box, CircularProgress, Stack, Typography } from '@mui/material';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { type ReactNode, useEffect } from 'react';
+import { type ReactNode, useEffect, useState } from 'react';
 import { useLocaleState, useRefresh, useTranslate } from 'react-admin';
 import { CancelPaymentButton } from './CancelPaymentButton';
 import { Money } from './Money';
@@ -32,6 +32,7 @@ export function PaymentProgress({
   const refresh = useRefresh();
   const queryClient = useQueryClient();
   const key = paymentQueryKey(initial.id);
+  const [presented, setPresented] = useState(false);
   const { data: payment = initial, error } = useQuery({
     queryKey: key,
     queryFn: () => fetchPayment(initial.id),
@@ -64,7 +65,9 @@ export function PaymentProgress({
           <Box sx={{ display: 'flex', alignItems: 'center', gap: 1.5 }}>
             <CircularProgress size={24} />
             <Typography variant="h6" component="p" data-testid="payment-waiting">
-              {translate('app.payments.waiting', { terminal })}
+              {presented
+                ? translate('app.payments.card_presented')
+                : translate('app.payments.waiting', { terminal })}
             </Typography>
           </Box>
           <Typography variant="body2" color="text.secondary">
@@ -76,7 +79,10 @@ export function PaymentProgress({
             <SimulateCardButton
               terminalId={payment.terminalId}
               paymentId={payment.id}
-              onPresented={() => void queryClient.invalidateQueries({ queryKey: key })}
+              onPresented={() => {
+                setPresented(true);
+                void queryClient.invalidateQueries({ queryKey: key });
+              }}
             />
             <CancelPaymentButton
               payment={payment}

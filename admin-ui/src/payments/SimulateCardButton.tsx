@@ -1,12 +1,22 @@
 import CreditCard from '@mui/icons-material/CreditCard';
 import { Button, Menu, MenuItem } from '@mui/material';
+import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { HttpError, useNotify, useRefresh, useTranslate } from 'react-admin';
-import { presentCard, type TestCard, testCards } from './paymentApi';
+import { useNotify, useRefresh, useTranslate } from 'react-admin';
+import { fetchSimulator, presentCard, type TestCard, testCards } from './paymentApi';
 import { refreshBalance, settledPayment } from './settle';
 
-/** Once the API answers 404 (another gateway is in use), the button stays hidden on this page. */
-let simulatorMissing = false;
+/** Whether the terminal's sandbox routes exist, asked once a minute at most per terminal. */
+function useSimulatorPresent(terminalId: string): boolean {
+  const probe = useQuery({
+    queryKey: ['simulator', terminalId],
+    queryFn: () => fetchSimulator(terminalId),
+    retry: false,
+    staleTime: 60_000,
+    refetchOnWindowFocus: false,
+  });
+  return probe.isSuccess;
+}
 
 /**
  * Stripe Terminal's "present a test card" for the simulator gateway: a menu of test cards, each
@@ -30,8 +40,8 @@ export function SimulateCardButton({
   const refresh = useRefresh();
   const [anchor, setAnchor] = useState<HTMLElement | null>(null);
   const [busy, setBusy] = useState(false);
-  const [missing, setMissing] = useState(simulatorMissing);
-  if (missing) return null;
+  const simulatorPresent = useSimulatorPresent(terminalId);
+  if (!simulatorPresent) return null;
 
   const announce = async () => {
     const payment = await settledPayment(paymentId);
@@ -50,18 +60,12 @@ export function SimulateCardButton({
     setAnchor(null);
     setBusy(true);
     try {
-      await presentCard(terminalId, card);
+      await presentCard(terminalId, paymentId, card);
       onPresented?.();
       if (watch) await announce();
     } catch (error) {
-      if (error instanceof HttpError && error.status === 404) {
-        simulatorMissing = true;
-        setMissing(true);
-        notify('app.payments.simulator_off', { type: 'info' });
-      } else {
-        notify((error as Error).message, { type: 'error' });
-        refresh();
-      }
+      notify((error as Error).message, { type: 'error' });
+      refresh();
     } finally {
       setBusy(false);
     }

@@ -24,7 +24,6 @@ export const paymentsArabic: PaymentsMessages = {
   amount_help: 'بالدولار الكندي، مثل 12.50',
   amount_invalid: 'أدخل مبلغًا بين 0.01 $ و999,999.99 $',
   description_too_long: '500 حرف على الأكثر',
-  no_customer: 'بلا عميل',
   no_terminals: 'سجّل جهاز دفع في ملف الشركة قبل تحصيل المدفوعات.',
   terminals_unavailable: 'تعذّر تحميل أجهزة الدفع: %{message}',
   charge: 'تحصيل %{amount}',
@@ -37,7 +36,6 @@ export const paymentsArabic: PaymentsMessages = {
     insufficient_funds: 'رصيد غير كافٍ (•••• 9995)',
     expired_card: 'بطاقة منتهية الصلاحية (•••• 0069)',
   },
-  simulator_off: 'محاكي الأجهزة غير مستخدم: قدّم بطاقة حقيقية على الجهاز.',
   card_presented: 'قُدّمت البطاقة، بانتظار النتيجة',
   cancel_payment: 'إلغاء الدفعة',
   cancel_confirm: 'هل تريد إلغاء دفعة بقيمة %{amount}؟ يتوقف الجهاز عن انتظار البطاقة.',
@@ -51,7 +49,6 @@ export const paymentsArabic: PaymentsMessages = {
   },
   card_line: '%{brand} المنتهية بـ %{last4}',
   new_payment: 'دفعة جديدة',
-  done: 'تم',
   close: 'إغلاق',
   cancel: 'إلغاء',
   unknown_terminal: 'الجهاز',
@@ -84,8 +81,6 @@ export const paymentsArabic: PaymentsMessages = {
     done: 'تم استرداد %{amount}',
     history: 'عمليات الاسترداد',
     none: 'لا توجد عمليات استرداد',
-    line: '%{amount} في %{time}: %{reason}',
-    nothing_left: 'مستردة بالكامل',
   },
 };
 

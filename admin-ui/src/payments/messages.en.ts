@@ -19,7 +19,6 @@ export const paymentsEnglish = {
   amount_help: 'In Canadian dollars, for example 12.50',
   amount_invalid: 'Enter an amount from $0.01 to $999,999.99',
   description_too_long: 'At most 500 characters',
-  no_customer: 'No customer',
   no_terminals: 'Register a payment terminal on the company profile before taking payments.',
   terminals_unavailable: 'The payment terminals could not be loaded: %{message}',
   charge: 'Charge %{amount}',
@@ -32,7 +31,6 @@ export const paymentsEnglish = {
     insufficient_funds: 'Insufficient funds (•••• 9995)',
     expired_card: 'Expired card (•••• 0069)',
   },
-  simulator_off: 'The terminal simulator is not in use: present a real card on the terminal.',
   card_presented: 'Card presented, waiting for the result',
   cancel_payment: 'Cancel payment',
   cancel_confirm: 'Cancel the payment of %{amount}? The terminal stops waiting for the card.',
@@ -46,7 +44,6 @@ export const paymentsEnglish = {
   },
   card_line: '%{brand} ending in %{last4}',
   new_payment: 'New payment',
-  done: 'Done',
   close: 'Close',
   cancel: 'Cancel',
   unknown_terminal: 'the terminal',
@@ -79,8 +76,6 @@ export const paymentsEnglish = {
     done: 'Refunded %{amount}',
     history: 'Refunds',
     none: 'No refunds',
-    line: '%{amount} on %{time}: %{reason}',
-    nothing_left: 'Fully refunded',
   },
 };
 

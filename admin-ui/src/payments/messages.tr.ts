@@ -24,7 +24,6 @@ export const paymentsTurkish: PaymentsMessages = {
   amount_help: 'Kanada doları olarak, örneğin 12,50',
   amount_invalid: '0,01 $ ile 999.999,99 $ arasında bir tutar girin',
   description_too_long: 'En fazla 500 karakter',
-  no_customer: 'Müşteri yok',
   no_terminals: 'Ödeme almadan önce şirket profilinde bir ödeme terminali kaydedin.',
   terminals_unavailable: 'Ödeme terminalleri yüklenemedi: %{message}',
   charge: '%{amount} tahsil et',
@@ -38,7 +37,6 @@ export const paymentsTurkish: PaymentsMessages = {
     insufficient_funds: 'Yetersiz bakiye (•••• 9995)',
     expired_card: 'Süresi dolmuş kart (•••• 0069)',
   },
-  simulator_off: 'Terminal simülatörü kullanılmıyor: terminale gerçek bir kart okutun.',
   card_presented: 'Kart okutuldu, sonuç bekleniyor',
   cancel_payment: 'Ödemeyi iptal et',
   cancel_confirm: '%{amount} tutarındaki ödeme iptal edilsin mi? Terminal kartı beklemeyi bırakır.',
@@ -52,7 +50,6 @@ export const paymentsTurkish: PaymentsMessages = {
   },
   card_line: '%{brand}, son dört hanesi %{last4}',
   new_payment: 'Yeni ödeme',
-  done: 'Bitti',
   close: 'Kapat',
   cancel: 'Vazgeç',
   unknown_terminal: 'terminal',
@@ -85,8 +82,6 @@ export const paymentsTurkish: PaymentsMessages = {
     done: '%{amount} iade edildi',
     history: 'İadeler',
     none: 'İade yok',
-    line: '%{time} tarihinde %{amount}: %{reason}',
-    nothing_left: 'Tamamen iade edildi',
   },
 };
 

@@ -133,10 +133,15 @@ export const testCards = {
 } as const;
 export type TestCard = keyof typeof testCards;
 
-export const presentCard = (terminalId: string, card: TestCard) =>
+/** Answers only while the simulator is the gateway (404 otherwise): whether to offer Simulate card. */
+export const fetchSimulator = (terminalId: string) =>
+  callApi<{ terminalId: string }>(`/terminals/${encodeURIComponent(terminalId)}/simulator`);
+
+/** The card goes to `paymentId` (not merely the oldest payment waiting on that terminal). */
+export const presentCard = (terminalId: string, paymentId: string, card: TestCard) =>
   callApi<{ paymentId: string }>(
     `/terminals/${encodeURIComponent(terminalId)}/simulator/present-card`,
-    { method: 'POST', body: { card: testCards[card] } },
+    { method: 'POST', body: { card: testCards[card], paymentId } },
   );
 
 /** The query string of a list call: the same `filter` and `sort` the list sends. */

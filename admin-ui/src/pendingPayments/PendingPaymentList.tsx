@@ -28,7 +28,7 @@ function RowActions({ payment }: { payment: Payment }) {
   const allowed = useCanTakePayments();
   if (!allowed) return null;
   return (
-    <Stack direction="row" spacing={1} sx={{ flexWrap: 'wrap', gap: 1 }}>
+    <Stack direction="row" sx={{ gap: 1, flexWrap: { xs: 'wrap', lg: 'nowrap' } }}>
       <SimulateCardButton
         terminalId={payment.terminalId}
         paymentId={payment.id}
@@ -105,7 +105,7 @@ function PendingRows() {
       />
       <FunctionField
         source="amountCents"
-        label={field('amount')}
+        label="app.transactions.fields.amount"
         render={(payment: Payment) => (
           <Box component="span" sx={{ fontWeight: 600 }}>
             <Money cents={payment.amountCents} />
@@ -196,7 +196,10 @@ export default function PendingPaymentList() {
         sort={{ field: 'requestedAt', order: 'DESC' }}
         perPage={25}
         actions={
-          <TopToolbar>
+          <TopToolbar sx={{ alignItems: 'center', gap: 2 }}>
+            <Typography variant="caption" color="text.secondary">
+              {translate('app.pendingpayments.refreshing')}
+            </Typography>
             <TakePaymentButton variant="contained" />
           </TopToolbar>
         }

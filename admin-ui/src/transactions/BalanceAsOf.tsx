@@ -36,7 +36,7 @@ export function BalanceAsOf() {
     }
   };
   return (
-    <Card variant="outlined" sx={{ my: 1, width: 'fit-content', maxWidth: '100%' }}>
+    <Card variant="outlined" sx={{ mt: 3, width: 'fit-content', maxWidth: '100%' }}>
       <CardContent
         component="form"
         onSubmit={(event) => {

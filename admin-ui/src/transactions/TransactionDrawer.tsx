@@ -107,6 +107,7 @@ export function TransactionDrawer({
         {payment.data && (
           <PaymentDetails
             payment={payment.data}
+            heading={transaction.kind !== 'payment'}
             refundButton={
               canRefund && payment.data.refundableCents > 0 ? (
                 <Button
@@ -133,14 +134,27 @@ export function TransactionDrawer({
   );
 }
 
-function PaymentDetails({ payment, refundButton }: { payment: Payment; refundButton: ReactNode }) {
+/** `heading`: a refund's drawer names the payment it returned money from. */
+function PaymentDetails({
+  payment,
+  heading,
+  refundButton,
+}: {
+  payment: Payment;
+  heading: boolean;
+  refundButton: ReactNode;
+}) {
   const translate = useTranslate();
   return (
     <Stack spacing={0}>
       <Box sx={{ display: 'flex', alignItems: 'center', justifyContent: 'space-between', mb: 1 }}>
-        <Typography variant="subtitle1" component="h3" sx={{ fontWeight: 600 }}>
-          {translate('app.transactions.detail.payment')} <Money cents={payment.amountCents} />
-        </Typography>
+        {heading ? (
+          <Typography variant="subtitle1" component="h3" sx={{ fontWeight: 600 }}>
+            {translate('app.transactions.detail.payment')} <Money cents={payment.amountCents} />
+          </Typography>
+        ) : (
+          <span />
+        )}
         <PaymentStatusChip status={payment.status} />
       </Box>
       <Detail label="app.payments.fields.payment_id">

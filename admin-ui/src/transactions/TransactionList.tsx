@@ -301,7 +301,6 @@ export default function TransactionList() {
   return (
     <Box sx={{ minWidth: 0 }}>
       <ViewTabs view={view} />
-      <BalanceAsOf />
       <List
         key={view}
         resource="transactions"
@@ -318,6 +317,7 @@ export default function TransactionList() {
         <Totals />
         <TransactionRows onOpen={setOpened} />
       </List>
+      <BalanceAsOf />
       {opened && (
         <Suspense fallback={null}>
           <TransactionDrawer transaction={opened} onClose={() => setOpened(null)} />

@@ -73,6 +73,8 @@ export interface ApiConfig {
    * only their `X-Forwarded-For` names the client. Default: none, the TCP peer is the client.
    */
   trustedProxies?: readonly string[];
+  /** Verifies the terminal gateway's webhooks; default: derived from `tokenSecret` (HKDF). */
+  terminalWebhookSecret?: Uint8Array;
   /** How long a payment waits for its card before it expires (PAYMENT_TIMEOUT_SECONDS, default 300). */
   paymentTimeoutSeconds?: number;
 }

@@ -30,8 +30,10 @@ const operator = { email: 'ops@customers.test', password: 'aurora-Lynx-2025' };
 let emailCounter = 0;
 
 /** The real app on a fresh database with every read model, an operator to verify companies. */
-export async function startCustomersHarness(): Promise<CustomersHarness> {
-  const h = await startAccountsHarness();
+export async function startCustomersHarness(
+  options?: Parameters<typeof startAccountsHarness>[0],
+): Promise<CustomersHarness> {
+  const h = await startAccountsHarness(options);
   await createOperator(h.deps, operator);
   const login = await h.call('POST', '/api/auth', { body: operator });
   const operatorToken = (await jsonOf<SessionAnswer>(login)).access_token;

@@ -17,9 +17,9 @@ export function whereBuilder(companyId: string) {
   const params: unknown[] = [companyId];
   const conditions = ['company_id = $1'];
   return {
-    add(condition: (placeholder: string) => string, value: unknown) {
-      params.push(value);
-      conditions.push(condition(`$${params.length}`));
+    add(condition: (...placeholders: string[]) => string, ...values: unknown[]) {
+      const placeholders = values.map((value) => `$${params.push(value)}`);
+      conditions.push(condition(...placeholders));
     },
     build: (): Where => ({ sql: conditions.join(' AND '), params }),
   };
@@ -28,7 +28,26 @@ export function whereBuilder(companyId: string) {
 export const searchWords = (q: string | undefined) =>
   q?.toLowerCase().split(/\s+/).filter(Boolean) ?? [];
 
-export const likePattern = (word: string) => `%${word.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
+export const likePattern = (word: string) => `%${escapeLike(word)}%`;
+
+/**
+ * Adds `q`: every word must be in the customer's name ("name lastName"), in the description, or
+ * begin the payment id. Each is an index lookup (see the schema).
+ */
+export function addMoneySearch(where: ReturnType<typeof whereBuilder>, q: string | undefined) {
+  for (const word of searchWords(q)) {
+    where.add(
+      (anywhere, prefix) => `(customer_id = ANY(ARRAY(
+          SELECT customer_id FROM money_customer_names
+           WHERE company_id = $1 AND lower(first_name || ' ' || last_name) LIKE ${anywhere}))
+        OR lower(description) LIKE ${anywhere}
+        OR payment_id LIKE ${prefix})`,
+      likePattern(word),
+      `${escapeLike(word)}%`,
+    );
+  }
+}
 
 /** One table's list: its columns, its id column and the column behind each sort field. */
 export interface ListTable<Field extends string> {
@@ -75,8 +94,10 @@ export async function listPage<Stored, Field extends string>(
     ? await countedTotals(db, query.companyId, query.counted)
     : await countMatches(db, spec.table, query.where, query.netColumn);
   if (start >= totals.total || limit === 0) return { rows: [], ...totals };
-  if (start <= totals.total / 2) {
-    return { rows: await page(db, spec, query.where, query.sort, start, limit), ...totals };
+  // Few matches: sort them, rather than walk the sort index past rows that do not match.
+  const few = !query.counted && totals.total <= fewMatches;
+  if (few || start <= totals.total / 2) {
+    return { rows: await page(db, spec, query.where, query.sort, start, limit, few), ...totals };
   }
   const reversedStart = Math.max(0, totals.total - 1 - end);
   const reversedLimit = totals.total - start - reversedStart;
@@ -91,6 +112,9 @@ export async function listPage<Stored, Field extends string>(
   return { rows: reversed.reverse(), ...totals };
 }
 
+/** Up to this many matches are read by their filter's indexes and sorted in memory. */
+const fewMatches = 20_000;
+
 export function orderBy<Field extends string>(spec: ListTable<Field>, sort: Sort<Field>): string {
   return `${spec.sortColumns[sort.field]} ${sort.order}, ${spec.id} ${sort.order}`;
 }
@@ -102,11 +126,15 @@ async function page<Stored, Field extends string>(
   sort: Sort<Field>,
   offset: number,
   limit: number,
+  materialized = false,
 ): Promise<Stored[]> {
   const n = where.params.length;
+  const matches = `SELECT ${spec.columns} FROM ${spec.table} WHERE ${where.sql}`;
   const { rows } = await db.query(
-    `SELECT ${spec.columns} FROM ${spec.table} WHERE ${where.sql}
-      ORDER BY ${orderBy(spec, sort)} LIMIT $${n + 1} OFFSET $${n + 2}`,
+    materialized
+      ? `WITH matches AS MATERIALIZED (${matches}) SELECT * FROM matches
+          ORDER BY ${orderBy(spec, sort)} LIMIT $${n + 1} OFFSET $${n + 2}`
+      : `${matches} ORDER BY ${orderBy(spec, sort)} LIMIT $${n + 1} OFFSET $${n + 2}`,
     [...where.params, limit, offset],
   );
   return rows as Stored[];

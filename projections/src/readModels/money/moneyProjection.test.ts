@@ -235,6 +235,14 @@ describe('names', () => {
     expect((await transactions('co-n', { filter: { q: 'murray' } })).total).toBe(1);
     expect((await transactions('co-n', { filter: { q: 'hopper' } })).total).toBe(0);
   });
+
+  it('given the terminal removed, then its rows show no terminal name, as the payment page does', async () => {
+    await given([
+      { type: 'PaymentTerminalRemoved', data: { companyId: 'co-n', terminalId: 'term-n' } },
+    ]);
+    expect((await getPayment(db.pool, 'co-n', 'pay-n'))?.terminalName).toBeNull();
+    expect((await getTransaction(db.pool, 'co-n', 'pay-n'))?.terminalName).toBeNull();
+  });
 });
 
 describe('the transactions list', () => {

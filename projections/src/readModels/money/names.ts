@@ -8,6 +8,7 @@ export const nameEventTypes = [
   'CustomerUpdated',
   'PaymentTerminalRegistered',
   'PaymentTerminalRenamed',
+  'PaymentTerminalRemoved',
 ] as const;
 
 interface CustomerName {
@@ -18,7 +19,8 @@ interface CustomerName {
 }
 interface TerminalName {
   companyId: string;
-  name: string;
+  /** Null once the terminal is removed, as the payment's own page shows it. */
+  name: string | null;
   position: bigint;
 }
 
@@ -60,7 +62,7 @@ export class NameBook implements Names {
     const terminals = await client.query<{
       terminal_id: string;
       company_id: string;
-      name: string;
+      name: string | null;
       position: string;
     }>(
       `SELECT terminal_id, company_id, name, position
@@ -133,17 +135,20 @@ export class NameBook implements Names {
         return;
       }
       case 'PaymentTerminalRegistered':
-      case 'PaymentTerminalRenamed': {
-        const data = recorded.data as { terminalId: string; companyId: string; name: string };
+      case 'PaymentTerminalRenamed':
+      case 'PaymentTerminalRemoved': {
+        const data = recorded.data as { terminalId: string; companyId: string; name?: string };
         const known = this.#terminals.get(data.terminalId);
         if (known && known.position >= position) return;
         this.#terminals.set(data.terminalId, {
           companyId: data.companyId,
-          name: data.name,
+          name: data.name ?? null,
           position,
         });
         this.#changedTerminals.add(data.terminalId);
-        if (recorded.type === 'PaymentTerminalRenamed') this.renamedTerminals.add(data.terminalId);
+        if (recorded.type !== 'PaymentTerminalRegistered') {
+          this.renamedTerminals.add(data.terminalId);
+        }
         return;
       }
     }

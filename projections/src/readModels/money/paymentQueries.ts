@@ -1,7 +1,7 @@
 import {
+  addMoneySearch,
   type CountedDimension,
   type ListTable,
-  likePattern,
   listPage,
   type Queryable,
   type Sort,
@@ -66,7 +66,7 @@ export async function listPayments(
 ): Promise<{ rows: PaymentRow[]; total: number }> {
   const { filter } = query;
   const where = whereBuilder(query.companyId);
-  for (const word of searchWords(filter.q)) where.add((p) => `search LIKE ${p}`, likePattern(word));
+  addMoneySearch(where, filter.q);
   if (filter.status) where.add((p) => `status = ANY(${p})`, filter.status);
   if (filter.terminalId) where.add((p) => `terminal_id = ${p}`, filter.terminalId);
   if (filter.customerId) where.add((p) => `customer_id = ${p}`, filter.customerId);

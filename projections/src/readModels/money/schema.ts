@@ -4,7 +4,10 @@
  *
  * - `payments`: one row per payment (the Payment resource), refunds as a jsonb array.
  * - `money_transactions`: one row per money movement (a capture, a refund), never changed but for
- *   the names shown; `search` is what `q` matches, with a trigram index holding the company id.
+ *   the names shown.
+ * - A search (`q`) matches the customer's name in the small names table (then rows by customer
+ *   id), the description by a trigram index, or a payment id by its prefix: three narrow index
+ *   lookups, where one trigram index over everything would read every row's common trigrams.
  * - `money_counts`: exact totals (rows and net cents) per company and dimension, so a list
  *   without a search answers its total from one row.
  * - `ledger_lines`: double entry, integer cents; `balance_after_cents` is the account's running
@@ -36,10 +39,7 @@ CREATE TABLE IF NOT EXISTS payments (
   requested_at timestamptz NOT NULL,
   expires_at timestamptz NOT NULL,
   completed_at timestamptz,
-  position bigint NOT NULL,
-  search text GENERATED ALWAYS AS (lower(
-    payment_id || ' ' || coalesce(description, '') || ' ' || coalesce(customer_name, '')
-  )) STORED
+  position bigint NOT NULL
 );
 CREATE INDEX IF NOT EXISTS payments_requested_idx ON payments (company_id, requested_at, payment_id);
 CREATE INDEX IF NOT EXISTS payments_amount_idx ON payments (company_id, amount_cents, payment_id);
@@ -47,8 +47,9 @@ CREATE INDEX IF NOT EXISTS payments_status_idx
   ON payments (company_id, status, terminal_id, requested_at);
 CREATE INDEX IF NOT EXISTS payments_customer_idx ON payments (customer_id);
 CREATE INDEX IF NOT EXISTS payments_terminal_idx ON payments (terminal_id);
-CREATE INDEX IF NOT EXISTS payments_search_idx
-  ON payments USING gin (company_id, search gin_trgm_ops);
+CREATE INDEX IF NOT EXISTS payments_id_prefix_idx ON payments (payment_id text_pattern_ops);
+CREATE INDEX IF NOT EXISTS payments_description_idx
+  ON payments USING gin (lower(description) gin_trgm_ops);
 
 CREATE TABLE IF NOT EXISTS money_transactions (
   transaction_id text PRIMARY KEY,
@@ -68,10 +69,7 @@ CREATE TABLE IF NOT EXISTS money_transactions (
   card_brand text,
   card_last4 text,
   created_at timestamptz NOT NULL,
-  position bigint NOT NULL,
-  search text GENERATED ALWAYS AS (lower(
-    payment_id || ' ' || coalesce(description, '') || ' ' || coalesce(customer_name, '')
-  )) STORED
+  position bigint NOT NULL
 );
 CREATE INDEX IF NOT EXISTS money_transactions_created_idx
   ON money_transactions (company_id, created_at, transaction_id) INCLUDE (net_cents, amount_cents);
@@ -81,8 +79,10 @@ CREATE INDEX IF NOT EXISTS money_transactions_customer_idx
   ON money_transactions (customer_id, created_at);
 CREATE INDEX IF NOT EXISTS money_transactions_terminal_idx
   ON money_transactions (terminal_id, created_at);
-CREATE INDEX IF NOT EXISTS money_transactions_search_idx
-  ON money_transactions USING gin (company_id, search gin_trgm_ops);
+CREATE INDEX IF NOT EXISTS money_transactions_payment_idx
+  ON money_transactions (payment_id text_pattern_ops);
+CREATE INDEX IF NOT EXISTS money_transactions_description_idx
+  ON money_transactions USING gin (lower(description) gin_trgm_ops);
 
 CREATE TABLE IF NOT EXISTS money_counts (
   company_id text NOT NULL,
@@ -126,10 +126,12 @@ CREATE TABLE IF NOT EXISTS money_customer_names (
   last_name text NOT NULL,
   position bigint NOT NULL
 );
+CREATE INDEX IF NOT EXISTS money_customer_names_search_idx
+  ON money_customer_names USING gin (company_id, lower(first_name || ' ' || last_name) gin_trgm_ops);
 CREATE TABLE IF NOT EXISTS money_terminal_names (
   terminal_id text PRIMARY KEY,
   company_id text NOT NULL,
-  name text NOT NULL,
+  name text,
   position bigint NOT NULL
 );
 `;

@@ -1,8 +1,8 @@
 import type { Pool } from 'pg';
 import {
+  addMoneySearch,
   type CountedDimension,
   type ListTable,
-  likePattern,
   listPage,
   type Queryable,
   type Sort,
@@ -118,7 +118,7 @@ function withoutNoOpStatus(filter: TransactionFilter): TransactionFilter {
 
 function transactionWhere(companyId: string, filter: TransactionFilter) {
   const where = whereBuilder(companyId);
-  for (const word of searchWords(filter.q)) where.add((p) => `search LIKE ${p}`, likePattern(word));
+  addMoneySearch(where, filter.q);
   if (filter.kind) where.add((p) => `kind = ANY(${p})`, filter.kind);
   if (filter.status) where.add((p) => `status = ANY(${p})`, filter.status);
   if (filter.customerId) where.add((p) => `customer_id = ${p}`, filter.customerId);

@@ -1,0 +1,106 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadPayment } from '../paymentCommands';
+import {
+  type SimulatorHarness,
+  startSimulatorHarness,
+} from '../simulator/testing/simulatorHarness';
+
+let h: SimulatorHarness;
+let company: Awaited<ReturnType<SimulatorHarness['companyWithTerminal']>>;
+beforeAll(async () => {
+  h = await startSimulatorHarness();
+});
+afterAll(() => h.close());
+
+const pay = (amountCents = 2000) =>
+  h.pay(company.token, { terminalId: company.terminalId, amountCents, currency: 'CAD' });
+const presentCard = () =>
+  h.call('POST', `/api/terminals/${company.terminalId}/simulator/present-card`, {
+    token: company.token,
+    body: {},
+  });
+async function simulatorRows(paymentId: string) {
+  const { rows } = await h.pool.query<{ gateway_payment_id: string; status: string }>(
+    'SELECT gateway_payment_id, status FROM terminal_simulator_payments WHERE payment_id = $1',
+    [paymentId],
+  );
+  return rows;
+}
+async function waitForReadModels() {
+  const head = await h.store.headPosition();
+  if (head !== undefined) await h.deps.readModels.waitFor(head, 5_000);
+}
+
+describe('the expirer', () => {
+  it('expires a payment still waiting at expiresAt (not a millisecond before), and clears the terminal', async () => {
+    company = await h.companyWithTerminal();
+    const payment = await pay();
+    expect(Date.parse(payment.expiresAt) - Date.parse(payment.requestedAt)).toBe(300_000);
+    h.advanceClock(299_999);
+    expect((await h.scheduler.runOnce()).expired).toEqual([]);
+    h.advanceClock(1);
+    expect((await h.scheduler.runOnce()).expired).toEqual([payment.id]);
+    await waitForReadModels();
+    expect(await h.payment(company.token, payment.id)).toMatchObject({
+      status: 'expired',
+      completedAt: h.deps.clock().toISOString(),
+    });
+    expect(await simulatorRows(payment.id)).toMatchObject([{ status: 'cancelled' }]);
+    expect((await presentCard()).status).toBe(409);
+    expect((await h.scheduler.runOnce()).expired).toEqual([]);
+  });
+
+  it('leaves a payment decided before its expiry alone', async () => {
+    company = await h.companyWithTerminal();
+    const payment = await pay();
+    expect((await presentCard()).status).toBe(202);
+    await h.deliver();
+    await waitForReadModels();
+    h.advanceClock(600_000);
+    expect((await h.scheduler.runOnce()).expired).toEqual([]);
+    expect((await h.payment(company.token, payment.id)).status).toBe('captured');
+  });
+});
+
+describe('the resumer', () => {
+  it('sends a payment whose send failed, once the request has had its time; the card is then charged once', async () => {
+    company = await h.companyWithTerminal();
+    h.failNextSends(1);
+    const payment = await pay(4400);
+    expect(payment.status).toBe('pending');
+    expect(await simulatorRows(payment.id)).toEqual([]);
+    expect((await h.scheduler.runOnce()).resumed).toEqual([]); // a request may still be sending it
+    h.advanceClock(5_000);
+    expect((await h.scheduler.runOnce()).resumed).toEqual([payment.id]);
+    const rows = await simulatorRows(payment.id);
+    expect(rows).toMatchObject([{ status: 'waiting' }]);
+    const { state } = await loadPayment(h.deps, payment.id);
+    expect(state).toMatchObject({ status: 'sent', gatewayPaymentId: rows[0]?.gateway_payment_id });
+    expect((await h.scheduler.runOnce()).resumed).toEqual([]);
+    expect((await presentCard()).status).toBe(202);
+    expect((await presentCard()).status).toBe(409);
+    await h.deliver();
+    expect(await h.payment(company.token, payment.id)).toMatchObject({ status: 'captured' });
+    expect(await simulatorRows(payment.id)).toMatchObject([{ status: 'captured' }]);
+  });
+
+  it('given the processor already had the payment (the record of the send was lost), then the resend finds the same one', async () => {
+    company = await h.companyWithTerminal();
+    h.failNextSends(1);
+    const payment = await pay(5100);
+    const { gatewayPaymentId } = await h.simulator.sendPayment({
+      paymentId: payment.id,
+      companyId: company.companyId,
+      terminalId: company.terminalId,
+      amountCents: 5100,
+      currency: 'CAD',
+      expiresAt: payment.expiresAt,
+    });
+    h.advanceClock(5_000);
+    expect((await h.scheduler.runOnce()).resumed).toEqual([payment.id]);
+    expect(await simulatorRows(payment.id)).toEqual([
+      { gateway_payment_id: gatewayPaymentId, status: 'waiting' },
+    ]);
+    expect((await loadPayment(h.deps, payment.id)).state).toMatchObject({ gatewayPaymentId });
+  });
+});

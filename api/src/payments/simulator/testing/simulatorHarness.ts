@@ -1,0 +1,158 @@
+import { expect } from 'vitest';
+import {
+  type Company,
+  type CustomersHarness,
+  startCustomersHarness,
+} from '../../../customers/testing/customersHarness';
+import { jsonOf } from '../../../http/testing/responses';
+import type { PaymentResource } from '../../paymentView';
+import { createPaymentScheduler, type PaymentScheduler } from '../../scheduler/paymentScheduler';
+import { terminalWebhookPath } from '../../webhooks/webhookApi';
+import { webhookSecretOf } from '../../webhooks/webhookSignature';
+import { migrateTerminalSimulator } from '../simulatorTables';
+import {
+  createTerminalSimulator,
+  simulatorGatewayName,
+  type TerminalSimulator,
+  type TerminalSimulatorGateway,
+} from '../terminalSimulator';
+import type { WebhookDeliveryOptions, WebhookTransport } from '../webhookOutbox';
+
+export interface SimulatorHarness extends CustomersHarness {
+  simulator: TerminalSimulator;
+  /** The resumer and expirer, never running on their own: call `runOnce()`. */
+  scheduler: PaymentScheduler;
+  companyWithTerminal(): Promise<Company & { terminalId: string }>;
+  registerTerminal(token: string): Promise<string>;
+  pay(token: string, body: Record<string, unknown>): Promise<PaymentResource>;
+  payment(token: string, paymentId: string): Promise<PaymentResource>;
+  /** Delivers the simulator's webhooks due now, as the background loop would. */
+  deliver(): Promise<number>;
+  /** Every webhook request the simulator made, with the route's answer. */
+  webhookStatuses: number[];
+  /** Make the next `n` deliveries fail with this status before the route sees them. */
+  failNextDeliveries(n: number, status?: number): void;
+  /** Make the next `n` sendPayment calls fail, as an unreachable processor would. */
+  failNextSends(n: number): void;
+}
+
+let deviceCounter = 0;
+
+/**
+ * The real app (every feature) with the terminal simulator as its gateway, delivering its signed
+ * webhooks to the app's own webhook route through `app.request` (same clock, same secret).
+ */
+export async function startSimulatorHarness(
+  delivery: WebhookDeliveryOptions = {},
+): Promise<SimulatorHarness> {
+  const gateway = lateBound();
+  const h = await startCustomersHarness({ paymentGateway: gateway });
+  await migrateTerminalSimulator(h.pool);
+  const webhookStatuses: number[] = [];
+  let failing = { count: 0, status: 503 };
+  const deliver: WebhookTransport = async ({ body, headers }) => {
+    if (failing.count > 0) {
+      failing = { ...failing, count: failing.count - 1 };
+      webhookStatuses.push(failing.status);
+      return failing.status;
+    }
+    const res = await h.app.request(`/api${terminalWebhookPath}`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', ...headers },
+      body,
+    });
+    webhookStatuses.push(res.status);
+    return res.status;
+  };
+  const simulator = createTerminalSimulator({
+    pool: h.pool,
+    clock: h.deps.clock,
+    secret: webhookSecretOf(h.deps.config),
+    deliver,
+    delivery: { retryBaseMs: 1, retryMaxMs: 1, ...delivery },
+  });
+  gateway.bind(simulator);
+  const scheduler = createPaymentScheduler(h.deps);
+
+  async function registerTerminal(token: string) {
+    deviceCounter += 1;
+    const res = await h.call('POST', '/api/terminals', {
+      token,
+      body: { name: `Till ${deviceCounter}`, deviceId: `tsim_${deviceCounter}_${Date.now()}` },
+    });
+    expect(res.status).toBe(201);
+    return (await jsonOf<{ id: string }>(res)).id;
+  }
+
+  return {
+    ...h,
+    simulator,
+    scheduler,
+    webhookStatuses,
+    registerTerminal,
+    async companyWithTerminal() {
+      const company = await h.verifiedCompany();
+      return { ...company, terminalId: await registerTerminal(company.token) };
+    },
+    async pay(token, body) {
+      const res = await h.call('POST', '/api/payments', { token, body });
+      if (res.status !== 201) throw new Error(`pay: ${res.status} ${await res.text()}`);
+      return jsonOf<PaymentResource>(res);
+    },
+    async payment(token, paymentId) {
+      const res = await h.call('GET', `/api/payments/${paymentId}`, { token });
+      expect(res.status).toBe(200);
+      return jsonOf<PaymentResource>(res);
+    },
+    async deliver() {
+      // Retries wait at least a millisecond of real time.
+      let delivered = 0;
+      for (let round = 0; round < 20; round++) {
+        delivered += await simulator.deliverDue();
+        const { rows } = await h.pool.query(
+          'SELECT 1 FROM terminal_simulator_webhooks WHERE delivered_at IS NULL LIMIT 1',
+        );
+        if (rows.length === 0) return delivered;
+        await new Promise((resolve) => setTimeout(resolve, 5));
+      }
+      return delivered;
+    },
+    failNextDeliveries(count, status = 503) {
+      failing = { count, status };
+    },
+    failNextSends: (count) => gateway.failNextSends(count),
+  };
+}
+
+/** The app's gateway exists before the database the simulator needs: bound once it does. */
+function lateBound(): TerminalSimulatorGateway & {
+  bind(target: TerminalSimulatorGateway): void;
+  failNextSends(count: number): void;
+} {
+  let target: TerminalSimulatorGateway | undefined;
+  let failSends = 0;
+  const bound = () => {
+    if (!target) throw new Error('the simulator is not bound yet');
+    return target;
+  };
+  return {
+    name: simulatorGatewayName,
+    bind: (simulator) => {
+      target = simulator;
+    },
+    failNextSends: (count) => {
+      failSends = count;
+    },
+    async sendPayment(request) {
+      if (failSends > 0) {
+        failSends -= 1;
+        throw new Error('connect ECONNREFUSED (the processor is unreachable)');
+      }
+      return bound().sendPayment(request);
+    },
+    cancelPayment: (request) => bound().cancelPayment(request),
+    refundPayment: (request) => bound().refundPayment(request),
+    presentCard: (request) => bound().presentCard(request),
+    waitingOn: (companyId, terminalId) => bound().waitingOn(companyId, terminalId),
+  };
+}

@@ -1,0 +1,69 @@
+import { declineReason } from '@issuer/events';
+import { Hono } from 'hono';
+import { z } from 'zod';
+import { type AppEnv, errorResponse, type Feature, validationError } from '../../http';
+import type { GatewayEvent } from '../gateway';
+import { recordGatewayEvent } from '../paymentCommands';
+import { signatureHeader, verifyWebhook, webhookSecretOf } from './webhookSignature';
+
+export const terminalWebhookPath = '/payments/webhooks/terminal';
+
+const text = z.string().min(1).max(200);
+const base = { id: text, paymentId: text, gatewayPaymentId: text, occurredAt: z.iso.datetime() };
+const cardEvent = z.object({
+  ...base,
+  type: z.enum(['payment.authorized', 'payment.captured']),
+  amountCents: z.number().int().min(1).max(99_999_999),
+  cardBrand: z.string().min(1).max(40),
+  cardLast4: z.string().regex(/^\d{4}$/),
+});
+const declinedEvent = z.object({
+  ...base,
+  type: z.literal('payment.declined'),
+  reason: declineReason,
+});
+/** Unknown fields are allowed: a processor adds fields to its payloads without notice. */
+export const gatewayEventSchema: z.ZodType<GatewayEvent> = z.discriminatedUnion('type', [
+  cardEvent,
+  declinedEvent,
+]);
+
+const signatureMessages = {
+  malformed: `The ${signatureHeader} header is missing or malformed`,
+  mismatch: `The ${signatureHeader} does not match the body`,
+  outside_tolerance: `The ${signatureHeader} timestamp is more than 5 minutes from ours (a replay, or a wrong clock)`,
+};
+
+/**
+ * The card processor's webhook: public (no bearer token), trusted through its signature over the
+ * raw body, which is checked before anything is parsed. The event is recorded before answering
+ * 200, so a 2xx means it is stored; a duplicate (same event id) changes nothing and is also 200,
+ * so the processor stops retrying.
+ */
+export const terminalWebhookRoutes: Feature = () =>
+  new Hono<AppEnv>().post(terminalWebhookPath, async (c) => {
+    const { deps } = c.var;
+    const raw = await c.req.text();
+    const check = verifyWebhook(
+      webhookSecretOf(deps.config),
+      c.req.header(signatureHeader),
+      raw,
+      deps.clock(),
+    );
+    if (!check.valid) {
+      deps.logger.warn({ reason: check.reason }, 'terminal webhook refused: bad signature');
+      return errorResponse(c, 401, 'invalid_signature', signatureMessages[check.reason]);
+    }
+    const event = gatewayEventSchema.safeParse(parseJson(raw));
+    if (!event.success) throw validationError(event.error);
+    await recordGatewayEvent(deps, event.data, { correlationId: c.var.requestId });
+    return c.json({ received: true }, 200);
+  });
+
+function parseJson(raw: string): unknown {
+  try {
+    return JSON.parse(raw);
+  } catch {
+    return undefined;
+  }
+}
