@@ -223,6 +223,9 @@ async function firstPageThroughput(
   }
   const real = combineLoad(runs.app);
   const base = combineLoad(runs.bare);
+  // One at a time too: what a request costs without 50 of them queueing for two cores.
+  const alone = await sequential(targets.app.url, auth, 200);
+  const bareAlone = await sequential(targets.bare.url, {}, 200);
   console.error(
     `  first page: app ${Math.round(real.okPerSecond)}/s p99 ${real.p99Ms} ms; bare ${Math.round(base.okPerSecond)}/s p99 ${base.p99Ms} ms`,
   );
@@ -236,7 +239,7 @@ async function firstPageThroughput(
       {
         baseline: { name: 'bare Hono + pg page (no total, no auth)', value: base.okPerSecond },
         target: { text: '≥ 0.8× bare', met: ratio >= 0.8 },
-        note: `non-2xx ${real.non2xx}, errors ${real.errors}`,
+        note: `non-2xx ${real.non2xx}, errors ${real.errors}; one request at a time: p50 ${alone.p50.toFixed(2)} ms, p99 ${alone.p99.toFixed(1)} ms (bare p50 ${bareAlone.p50.toFixed(2)} ms, p99 ${bareAlone.p99.toFixed(1)} ms)`,
       },
     ),
     figure(SECTION, `transactions first page p99, ${CONNECTIONS} connections`, real.p99Ms, 'ms', {
