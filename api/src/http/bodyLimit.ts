@@ -12,9 +12,20 @@ export function nodeIncoming(c: Context): IncomingMessage | undefined {
   return incoming instanceof IncomingMessage ? incoming : undefined;
 }
 
-/** Whether the request carries a body stream, without building the WHATWG Request to ask. */
+/**
+ * Whether the request carries a body stream, without building the WHATWG Request to ask. On the
+ * wire a request has a body only with Content-Length or Transfer-Encoding (RFC 9112 §6.3): a bare
+ * `curl -X POST` sends neither.
+ */
 export function requestHasBodyStream(c: Context): boolean {
-  if (nodeIncoming(c)) return !bodylessMethods.has(c.req.method);
+  const incoming = nodeIncoming(c);
+  if (incoming) {
+    if (bodylessMethods.has(c.req.method)) return false;
+    return (
+      incoming.headers['content-length'] !== undefined ||
+      incoming.headers['transfer-encoding'] !== undefined
+    );
+  }
   return c.req.raw.body !== null;
 }
 

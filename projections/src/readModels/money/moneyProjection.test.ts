@@ -1,7 +1,13 @@
 import { emptyCustomerProfile } from '@issuer/events';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { projectionDatabase, recorded } from '../testing';
-import { getAvailableBalance, getAvailableBalanceAsOf, ledgerConsistency } from './ledger';
+import {
+  getAvailableBalance,
+  getAvailableBalanceAsOf,
+  ledgerConsistency,
+  postLines,
+  transfer,
+} from './ledger';
 import { moneyProjection } from './moneyProjection';
 import { getPayment, listPayments } from './paymentQueries';
 import { paymentEvents } from './testing';
@@ -202,6 +208,40 @@ describe('replay and ordering', () => {
     expect(await asOf('2026-02-01T12:00:00Z')).toBe(100n);
     expect(await asOf('2026-02-03T00:00:00Z')).toBe(400n);
     await expectConsistent('co-o', 400n);
+  });
+});
+
+describe('posting lines directly', () => {
+  it('never posts an entry twice, even past the payment rows’ guard, and keeps balances right', async () => {
+    const entry = (entryId: string, amountCents: number, postedAt: string, position: bigint) =>
+      transfer({
+        entryId,
+        companyId: 'co-l',
+        debit: 'external:card',
+        credit: 'company:co-l:available',
+        amountCents,
+        postedAt,
+        position,
+        paymentId: entryId,
+      });
+    const client = await db.pool.connect();
+    try {
+      await postLines(client, entry('e1', 100, '2026-05-01T00:00:00Z', 1n));
+      await postLines(client, [
+        ...entry('e1', 100, '2026-05-01T00:00:00Z', 1n),
+        ...entry('e2', 50, '2026-05-02T00:00:00Z', 2n),
+      ]);
+    } finally {
+      client.release();
+    }
+    expect(await getAvailableBalance(db.pool, 'co-l')).toBe(150n);
+    expect(await getAvailableBalanceAsOf(db.pool, 'co-l', new Date('2026-05-01T12:00:00Z'))).toBe(
+      100n,
+    );
+    const { rows } = await db.pool.query(
+      `SELECT count(*)::int AS n FROM ledger_lines WHERE company_id = 'co-l'`,
+    );
+    expect(rows[0].n).toBe(4);
   });
 });
 
