@@ -94,8 +94,10 @@ export async function listPage<Stored, Field extends string>(
     ? await countedTotals(db, query.companyId, query.counted)
     : await countMatches(db, spec.table, query.where, query.netColumn);
   if (start >= totals.total || limit === 0) return { rows: [], ...totals };
-  // Few matches: sort them, rather than walk the sort index past rows that do not match.
-  const few = !query.counted && totals.total <= fewMatches;
+  // A filter with few matches: sort them, rather than walk the sort index past rows that do not
+  // match (the planner's estimate can be far off, as for the pending payments of a busy company).
+  const filtered = query.where.params.length > 1;
+  const few = filtered && totals.total <= fewMatches;
   if (few || start <= totals.total / 2) {
     return { rows: await page(db, spec, query.where, query.sort, start, limit, few), ...totals };
   }
@@ -113,7 +115,7 @@ export async function listPage<Stored, Field extends string>(
 }
 
 /** Up to this many matches are read by their filter's indexes and sorted in memory. */
-const fewMatches = 20_000;
+const fewMatches = 5_000;
 
 export function orderBy<Field extends string>(spec: ListTable<Field>, sort: Sort<Field>): string {
   return `${spec.sortColumns[sort.field]} ${sort.order}, ${spec.id} ${sort.order}`;
