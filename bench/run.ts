@@ -9,6 +9,7 @@ import { benchCustomers } from './sections/customers';
 import { benchHttp } from './sections/http';
 import { benchKafka } from './sections/kafka';
 import { benchLag } from './sections/lag';
+import { benchPayments } from './sections/payments';
 import { benchRebuild } from './sections/rebuild';
 import { benchUi } from './sections/ui';
 
@@ -26,6 +27,7 @@ const sections: Record<SectionName, (options: BenchOptions) => Promise<Figure[]>
   customers: benchCustomers,
   ui: benchUi,
   kafka: benchKafka,
+  payments: benchPayments,
 };
 
 async function main(): Promise<number> {

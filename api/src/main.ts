@@ -13,6 +13,7 @@ import type { AppDependencies, ReadModelWaiter } from './http';
 import {
   allProjections,
   createLogger,
+  endPool,
   type Infrastructure,
   loadConfigOrExit,
   openInfrastructure,
@@ -114,6 +115,7 @@ function terminalGateway(
     secret,
     webhookUrl: `http://127.0.0.1:${config.port}/api${terminalWebhookPath}`,
     logger,
+    delivery: config.terminalSimulatorMisbehaviour,
   });
   return { adapter: simulator, simulator };
 }
@@ -193,7 +195,7 @@ async function startReadSide({ config, store, pool, logger }: Infrastructure): P
     status: () => runner.status(),
     stop: async () => {
       await runner.stop();
-      await projectorPool.end();
+      await endPool(projectorPool);
     },
   };
 }

@@ -7,6 +7,7 @@ export const sectionNames = [
   'ui',
   'kafka',
   'customers',
+  'payments',
 ] as const;
 export type SectionName = (typeof sectionNames)[number];
 
@@ -31,12 +32,14 @@ export interface BenchOptions {
   kafkaEvents: number;
   /** Customers seeded (as events, across 10 companies) for the customers section. */
   customers: number;
+  /** Money movements (captures and refunds) seeded as payment events in one company (payments section). */
+  transactions: number;
 }
 
 const usage = `usage: npm run bench -- [${sectionNames.join('|')} ...] [--events N] [--http-seconds S]
                        [--append-seconds S] [--lag-samples N] [--out FILE]
                        [--synchronous-commit on|off] [--load append|bulk] [--lighthouse-runs N]
-                       [--kafka-events N] [--customers N]
+                       [--kafka-events N] [--customers N] [--transactions N]
   no section: run all of them`;
 
 function positiveInt(flag: string, raw: string | undefined, max: number): number {
@@ -59,6 +62,7 @@ export function parseOptions(argv: readonly string[]): BenchOptions {
     lighthouseRuns: 3,
     kafkaEvents: 100_000,
     customers: 1_000_000,
+    transactions: 1_000_000,
   };
   for (let i = 0; i < argv.length; i += 1) {
     const arg = argv[i] ?? '';
@@ -73,6 +77,7 @@ export function parseOptions(argv: readonly string[]): BenchOptions {
     else if (arg === '--lighthouse-runs') options.lighthouseRuns = positiveInt(arg, next(), 20);
     else if (arg === '--kafka-events') options.kafkaEvents = positiveInt(arg, next(), 5_000_000);
     else if (arg === '--customers') options.customers = positiveInt(arg, next(), 10_000_000);
+    else if (arg === '--transactions') options.transactions = positiveInt(arg, next(), 10_000_000);
     else if (arg === '--out') options.out = next() ?? options.out;
     else if (arg === '--synchronous-commit') {
       const value = next();

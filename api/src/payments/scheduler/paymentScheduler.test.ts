@@ -27,8 +27,11 @@ async function simulatorRows(paymentId: string) {
   return rows;
 }
 async function waitForReadModels() {
-  const head = await h.store.headPosition();
-  if (head !== undefined) await h.deps.readModels.waitFor(head, 5_000);
+  const { rows } = await h.pool.query<{ head: string | null }>(
+    'SELECT max(position)::text AS head FROM es_events',
+  );
+  if (rows[0]?.head)
+    expect(await h.deps.readModels.waitFor(BigInt(rows[0].head), 10_000)).toBe(true);
 }
 
 describe('the expirer', () => {
@@ -59,6 +62,7 @@ describe('the expirer', () => {
     h.advanceClock(600_000);
     expect((await h.scheduler.runOnce()).expired).toEqual([]);
     expect((await h.payment(company.token, payment.id)).status).toBe('captured');
+    expect((await h.balancedLedger(company.companyId)).availableCents).toBe(2000n);
   });
 });
 
@@ -82,6 +86,7 @@ describe('the resumer', () => {
     await h.deliver();
     expect(await h.payment(company.token, payment.id)).toMatchObject({ status: 'captured' });
     expect(await simulatorRows(payment.id)).toMatchObject([{ status: 'captured' }]);
+    expect((await h.balancedLedger(company.companyId)).availableCents).toBe(4400n);
   });
 
   it('given the processor already had the payment (the record of the send was lost), then the resend finds the same one', async () => {

@@ -59,6 +59,8 @@ describe('POST /api/terminals/:id/simulator/present-card', () => {
       const after = await h.payment(company.token, payment.id);
       expect(after).toMatchObject({ ...expected, completedAt: expect.any(String) });
       expect(after.refundableCents).toBe(expected.status === 'captured' ? 3300 : 0);
+      const ledger = await h.balancedLedger(company.companyId);
+      expect(ledger.availableCents).toBe(expected.status === 'captured' ? 3300n : 0n);
     },
   );
 

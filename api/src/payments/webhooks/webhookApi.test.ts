@@ -109,7 +109,8 @@ describe('POST /api/payments/webhooks/terminal', () => {
     expect((await post(body, signature)).status).toBe(200);
   });
 
-  it('given the same event twice, then both answer 200 and it is recorded once', async () => {
+  it('given the same event twice, then both answer 200 and it is recorded once (the ledger moves once)', async () => {
+    const before = (await h.balancedLedger(company.companyId)).availableCents;
     const payment = await sentPayment();
     const event = captured(payment);
     expect((await signed(event)).status).toBe(200);
@@ -121,6 +122,8 @@ describe('POST /api/payments/webhooks/terminal', () => {
       'PaymentAuthorized',
       'PaymentCaptured',
     ]);
+    const after = await h.balancedLedger(company.companyId);
+    expect(after.availableCents - before).toBe(1800n);
   });
 
   it('given a signed body that is not a gateway event, then 400 naming the field, nothing recorded', async () => {
@@ -183,6 +186,10 @@ describe('the simulator delivering to the route', () => {
         cardLast4: '4242',
         refundableCents: 990,
       });
+      expect(await misbehaving.balancedLedger(owner.companyId)).toMatchObject({
+        availableCents: 990n,
+        capturedCents: 990n,
+      });
     } finally {
       await misbehaving.close();
     }
@@ -204,5 +211,6 @@ describe('the simulator delivering to the route', () => {
       status: 'captured',
       cardBrand: 'mastercard',
     });
+    await h.balancedLedger(company.companyId);
   });
 });
