@@ -96,6 +96,11 @@ export async function listPage<Stored, Field extends string>(
     const first = await pageWithTotals<Stored, Field>(db, spec, query, start, limit);
     if (first) return first;
   }
+  if (!query.counted && limit > 0) {
+    // Usually few matches (a search): all of them, their totals and the page in one statement.
+    const few = await fewMatchesPage<Stored, Field>(db, spec, query, start, limit);
+    if (few) return few;
+  }
   const totals = query.counted
     ? await countedTotals(db, query.companyId, query.counted)
     : await countMatches(db, spec.table, query.where, query.netColumn);
@@ -154,6 +159,36 @@ async function pageWithTotals<Stored, Field extends string>(
   if (!first) return undefined;
   return {
     rows: rows.map(({ total__: _total, net__: _net, ...row }) => row as Stored),
+    total: Number(first.total__),
+    netCents: BigInt(first.net__),
+  };
+}
+
+/** Undefined when there are more than `fewMatches` matches. */
+async function fewMatchesPage<Stored, Field extends string>(
+  db: Queryable,
+  spec: ListTable<Field>,
+  query: { where: Where; sort: Sort<Field>; netColumn?: string },
+  start: number,
+  limit: number,
+): Promise<({ rows: Stored[] } & Totals) | undefined> {
+  const n = query.where.params.length;
+  const net = query.netColumn ? `coalesce(sum(${query.netColumn}), 0)` : '0';
+  const { rows } = await db.query<Record<string, unknown> & { total__: string; net__: string }>(
+    `WITH matches AS MATERIALIZED (
+       SELECT ${spec.columns} FROM ${spec.table} WHERE ${query.where.sql} LIMIT ${fewMatches + 1}
+     ), totals AS (SELECT count(*) AS total__, ${net} AS net__ FROM matches)
+     SELECT * FROM totals LEFT JOIN LATERAL (
+       SELECT * FROM matches ORDER BY ${orderBy(spec, query.sort)} LIMIT $${n + 1} OFFSET $${n + 2}
+     ) page ON true`,
+    [...query.where.params, limit, start],
+  );
+  const first = rows[0];
+  if (!first || Number(first.total__) > fewMatches) return undefined;
+  return {
+    rows: rows
+      .filter((row) => row[spec.id] !== null)
+      .map(({ total__: _total, net__: _net, ...row }) => row as Stored),
     total: Number(first.total__),
     netCents: BigInt(first.net__),
   };
