@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { runningPostmaster } from '@issuer/eventstore/embedded';
+import { ledgerConsistency } from '@issuer/projections';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { PaymentFailpoint } from './scheduler/failpoints';
@@ -143,9 +144,8 @@ describe('a payment when the API process dies while taking it', { timeout: 300_0
     const registered = await call('POST', '/auth/register', undefined, form);
     expect(registered.status).toBe(200);
     const token = registered.body.access_token as string;
-    const db = new pg.Client({
-      connectionString: `postgres://postgres:postgres@127.0.0.1:${postgresPort}/postgres`,
-    });
+    const databaseUrl = `postgres://postgres:postgres@127.0.0.1:${postgresPort}/postgres`;
+    const db = new pg.Client({ connectionString: databaseUrl });
     await db.connect();
     // The embedded PostgreSQL stops with the API at the end: its goodbye is expected.
     db.on('error', () => {});
@@ -233,6 +233,18 @@ describe('a payment when the API process dies while taking it', { timeout: 300_0
       }
       const balance = await call('GET', '/balance', token);
       expect(balance.body).toMatchObject({ currency: 'CAD', availableCents: 1234 + 4321 });
+      const ledgerPool = new pg.Pool({ connectionString: databaseUrl, max: 1 });
+      try {
+        const ledger = await ledgerConsistency(ledgerPool, companyId ?? '');
+        expect(ledger, `ledger of ${companyId}`).toEqual({
+          balanced: true,
+          availableCents: 5555n,
+          capturedCents: 5555n,
+          refundedCents: 0n,
+        });
+      } finally {
+        await ledgerPool.end();
+      }
 
       api.child.kill('SIGTERM');
       expect(await api.exited).toEqual({ code: 0, signal: null });
