@@ -83,8 +83,8 @@ class Sequence {
     return this.with('captured').filter((p) => p.refundedCents < p.amountCents);
   }
 
-  send(path: string, body?: unknown) {
-    return h.call('POST', path, { token: this.company.token, body });
+  send(path: string, body?: unknown, headers: Record<string, string> = {}) {
+    return h.call('POST', path, { token: this.company.token, body, headers });
   }
   presentCard(payment: ModelPayment, card: string | undefined) {
     return this.send(`/api/terminals/${this.company.terminalId}/simulator/present-card`, {
@@ -92,11 +92,17 @@ class Sequence {
       ...(card ? { card } : {}),
     });
   }
-  refund(payment: ModelPayment, amountCents: number) {
-    return this.send(`/api/payments/${payment.id}/refunds`, {
-      amountCents,
-      reason: `property ${randomUUID().slice(0, 8)}`,
-    });
+  refund(
+    payment: ModelPayment,
+    amountCents: number,
+    idempotencyKey?: string,
+    reason = `property ${randomUUID().slice(0, 8)}`,
+  ) {
+    return this.send(
+      `/api/payments/${payment.id}/refunds`,
+      { amountCents, reason },
+      idempotencyKey ? { 'Idempotency-Key': idempotencyKey } : {},
+    );
   }
 }
 
@@ -325,8 +331,16 @@ function pickOf<T>(s: Sequence, items: T[]): T | undefined {
 }
 
 async function refundAccepted(s: Sequence, payment: ModelPayment, amountCents: number) {
-  const res = await s.refund(payment, amountCents);
+  // Sometimes the client retries (same Idempotency-Key): the refund is still made once.
+  const key = s.random.chance(0.3) ? randomUUID() : undefined;
+  const reason = `refund ${s.refunds + 1}`;
+  const res = await s.refund(payment, amountCents, key, reason);
   expect(res.status).toBe(201);
+  if (key) {
+    const retried = await s.refund(payment, amountCents, key, reason);
+    expect(retried.status).toBe(201);
+    expect(await jsonOf(retried)).toEqual(await jsonOf(res.clone()));
+  }
   payment.refundedCents += amountCents;
   s.refunds += 1;
   const answer = await jsonOf<PaymentResource>(res);
@@ -334,7 +348,7 @@ async function refundAccepted(s: Sequence, payment: ModelPayment, amountCents: n
     refundedCents: payment.refundedCents,
     refundableCents: payment.amountCents - payment.refundedCents,
   });
-  return `refund ${amountCents} of ${payment.id} (now ${payment.refundedCents}/${payment.amountCents})`;
+  return `refund ${amountCents}${key ? ' (retried)' : ''} of ${payment.id} (now ${payment.refundedCents}/${payment.amountCents})`;
 }
 
 const weighted = Object.entries(operations).flatMap(([name, { weight }]) =>
