@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { runningPostmaster } from '@issuer/eventstore/embedded';
+import { ledgerConsistency } from '@issuer/projections';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { PaymentFailpoint } from './scheduler/failpoints';
@@ -57,11 +58,9 @@ async function newSite() {
     });
     return { status: res.status, body: (await res.json()) as Answer };
   };
-  const database = () =>
-    new pg.Client({
-      connectionString: `postgres://postgres:postgres@127.0.0.1:${postgresPort}/postgres`,
-    });
-  return { env, port, call, database };
+  const databaseUrl = `postgres://postgres:postgres@127.0.0.1:${postgresPort}/postgres`;
+  const database = () => new pg.Client({ connectionString: databaseUrl });
+  return { env, port, call, database, databaseUrl };
 }
 
 /** A verified company with one terminal, through the API as a user and the operator would. */
@@ -96,7 +95,7 @@ async function companyWithTerminal(
     deviceId: `${symbol}-1`,
   });
   expect(terminal.status).toBe(201);
-  return { token, terminalId: terminal.body.id as string };
+  return { token, terminalId: terminal.body.id as string, companyId: rows[0]?.company_id ?? '' };
 }
 
 function freePort(): Promise<number> {
@@ -187,7 +186,7 @@ describe('a payment when the API process dies while taking it', { timeout: 300_0
     // The embedded PostgreSQL stops with the API at the end: its goodbye is expected.
     db.on('error', () => {});
     try {
-      const { token, terminalId } = await companyWithTerminal(site, db, 'CRASH');
+      const { token, terminalId, companyId } = await companyWithTerminal(site, db, 'CRASH');
       const payment = { terminalId, amountCents: 1234, currency: 'CAD' };
 
       await expect(call('POST', '/payments', token, payment)).rejects.toThrow();
@@ -274,6 +273,18 @@ describe('a payment when the API process dies while taking it', { timeout: 300_0
       }
       const balance = await call('GET', '/balance', token);
       expect(balance.body).toMatchObject({ currency: 'CAD', availableCents: 1234 + 4321 });
+      const ledgerPool = new pg.Pool({ connectionString: site.databaseUrl, max: 1 });
+      try {
+        const ledger = await ledgerConsistency(ledgerPool, companyId);
+        expect(ledger, `ledger of ${companyId}`).toEqual({
+          balanced: true,
+          availableCents: 5555n,
+          capturedCents: 5555n,
+          refundedCents: 0n,
+        });
+      } finally {
+        await ledgerPool.end();
+      }
 
       api.child.kill('SIGTERM');
       expect(await api.exited).toEqual({ code: 0, signal: null });
