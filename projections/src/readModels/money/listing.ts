@@ -71,9 +71,11 @@ export interface Totals {
 
 /**
  * A page and the exact totals. Totals come from `money_counts` when the filter is one counted
- * dimension (one row read), else from counting the matches (the search and id filters narrow
- * them to few). A page past the middle is read from the far end in reverse, so the last page of
- * a large company costs what the first does (the sort columns have (company, column, id) indexes).
+ * dimension (one row read), else from counting the matches. The common cases take one
+ * statement: an unfiltered shallow page with its stored totals, and a filter with few matches
+ * (a search) read whole. A page past the middle is read from the far end in reverse, so the last
+ * page of a large company costs what the first does (the sort columns have (company, column, id)
+ * indexes).
  */
 export async function listPage<Stored, Field extends string>(
   db: Queryable,
