@@ -74,13 +74,14 @@ async function main() {
   );
   if (guidance) console.log(`\n${guidance}\n`);
   gateway.simulator?.start();
-  const scheduler = startPaymentScheduler(deps);
+  // A crash-test process (PAYMENTS_TEST_FAILPOINT) dies at its point; resuming is the next life's job.
+  const scheduler = config.paymentsTestFailpoint ? undefined : startPaymentScheduler(deps);
 
   const stop = async (signal: NodeJS.Signals) => {
     logger.info({ signal }, 'shutting down');
     try {
       // Their work in flight may call this server (the simulator's webhooks): before it closes.
-      await scheduler.stop();
+      await scheduler?.stop();
       await gateway.simulator?.stop();
       await closeServer(server);
       await publishing?.stop();

@@ -219,14 +219,8 @@ describe('a payment when the API process dies while taking it', { timeout: 300_0
             'SELECT payment_id, status FROM terminal_simulator_payments ORDER BY seq',
           )
         ).rows;
-      // The second reached the gateway. The first did not in its own life; the second life's
-      // resumer may have sent it too (then died at the same failpoint) on a slow machine.
-      const reached = await simulatorRows();
-      expect(reached.map((row) => row.payment_id)).toContain(second);
-      expect(reached.every((row) => row.status === 'waiting' && row.payment_id !== undefined)).toBe(
-        true,
-      );
-      expect(new Set(reached.map((row) => row.payment_id)).size).toBe(reached.length);
+      // The first never reached the gateway; the second did (no resumer runs in a crash-test life).
+      expect(await simulatorRows()).toEqual([{ payment_id: second, status: 'waiting' }]);
 
       // Third life, no failpoint: the resumer sends both; the gateway keeps one row each. Every
       // webhook now comes twice, the capture before the authorization.
