@@ -60,7 +60,21 @@ async function newSite() {
   };
   const databaseUrl = `postgres://postgres:postgres@127.0.0.1:${postgresPort}/postgres`;
   const database = () => new pg.Client({ connectionString: databaseUrl });
-  return { env, port, call, database, databaseUrl };
+  /** The company's ledger balances and equals what was captured (after every money test). */
+  const expectLedger = async (companyId: string, capturedCents: bigint) => {
+    const pool = new pg.Pool({ connectionString: databaseUrl, max: 1 });
+    try {
+      expect(await ledgerConsistency(pool, companyId), `ledger of ${companyId}`).toEqual({
+        balanced: true,
+        availableCents: capturedCents,
+        capturedCents,
+        refundedCents: 0n,
+      });
+    } finally {
+      await pool.end();
+    }
+  };
+  return { env, port, call, database, expectLedger };
 }
 
 /** A verified company with one terminal, through the API as a user and the operator would. */
@@ -267,18 +281,7 @@ describe('a payment when the API process dies while taking it', { timeout: 300_0
       }
       const balance = await call('GET', '/balance', token);
       expect(balance.body).toMatchObject({ currency: 'CAD', availableCents: 1234 + 4321 });
-      const ledgerPool = new pg.Pool({ connectionString: site.databaseUrl, max: 1 });
-      try {
-        const ledger = await ledgerConsistency(ledgerPool, companyId);
-        expect(ledger, `ledger of ${companyId}`).toEqual({
-          balanced: true,
-          availableCents: 5555n,
-          capturedCents: 5555n,
-          refundedCents: 0n,
-        });
-      } finally {
-        await ledgerPool.end();
-      }
+      await site.expectLedger(companyId, 5555n);
 
       api.child.kill('SIGTERM');
       expect(await api.exited).toEqual({ code: 0, signal: null });
@@ -307,7 +310,7 @@ describe('npm run terminal-simulator beside the API (TERMINAL_GATEWAY_URL)', {
     await db.connect();
     db.on('error', () => {});
     try {
-      const { token, terminalId } = await companyWithTerminal(site, db, 'APART');
+      const { token, terminalId, companyId } = await companyWithTerminal(site, db, 'APART');
       const { call } = site;
       const payment = await call('POST', '/payments', token, {
         terminalId,
@@ -340,6 +343,7 @@ describe('npm run terminal-simulator beside the API (TERMINAL_GATEWAY_URL)', {
         {},
       );
       expect(declinedTry.status).toBe(409);
+      await site.expectLedger(companyId, 2750n);
 
       simulator.child.kill('SIGTERM');
       expect(await simulator.exited).toEqual({ code: 0, signal: null });
