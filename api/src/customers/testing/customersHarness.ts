@@ -34,8 +34,14 @@ export async function startCustomersHarness(
   options?: Parameters<typeof startAccountsHarness>[0],
 ): Promise<CustomersHarness> {
   const h = await startAccountsHarness(options);
-  await createOperator(h.deps, operator);
+  const { position } = await createOperator(h.deps, operator);
+  // As npm start does: the operator signs in only once the users read model has them.
+  if (!(await h.deps.readModels.waitFor(position, 30_000))) {
+    throw new Error('the read models never caught up with the operator');
+  }
   const login = await h.call('POST', '/api/auth', { body: operator });
+  if (login.status !== 200)
+    throw new Error(`operator sign-in: ${login.status} ${await login.text()}`);
   const operatorToken = (await jsonOf<SessionAnswer>(login)).access_token;
 
   async function unverifiedCompany(): Promise<Company> {
