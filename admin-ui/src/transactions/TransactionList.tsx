@@ -21,7 +21,12 @@ import {
 } from 'react-admin';
 import { Link, Navigate, useParams } from 'react-router-dom';
 import { DateTime, Money } from '../payments/Money';
-import { downloadTransactions, type Transaction, transactionKinds } from '../payments/paymentApi';
+import {
+  downloadTransactions,
+  type Transaction,
+  transactionKinds,
+  transactionStatuses,
+} from '../payments/paymentApi';
 import { cardLine, kindLabel, transactionStatusLabel } from '../payments/statuses';
 import { TakePaymentButton } from '../payments/TakePaymentButton';
 import { useTerminals } from '../payments/useTerminals';
@@ -56,7 +61,7 @@ function useFilters(view: string) {
       key="status"
       source="status"
       label={field('status')}
-      choices={[{ id: 'succeeded', name: transactionStatusLabel('succeeded') }]}
+      choices={transactionStatuses.map((id) => ({ id, name: transactionStatusLabel(id) }))}
     />,
     ...(view === 'all'
       ? [
