@@ -292,9 +292,9 @@ export async function refundPayment(
       currency: state.currency,
     });
   } catch (error) {
-    if (error instanceof RefundRefused && (await recordedRefusal(deps, input, error.reason))) {
-      throw refundRefused(error.reason);
-    }
+    const refusal =
+      error instanceof RefundRefused ? await recordedRefusal(deps, input, error.reason) : undefined;
+    if (refusal && error instanceof RefundRefused) throw refundRefused(error.reason, refusal);
     deps.logger.error({ err: error, paymentId: input.paymentId }, 'gateway refund failed');
     throw new DomainError(
       503,
@@ -305,32 +305,41 @@ export async function refundPayment(
   return outcome;
 }
 
-export const refundRefused = (reason: string) =>
-  new DomainError(409, refundRefusedCode, `The card processor refused the refund: ${reason}`);
+/** The 409 of a refused refund; `position`: where its failure was appended, for read-your-writes. */
+export class RefundRefusedError extends DomainError {
+  constructor(
+    reason: string,
+    readonly position?: bigint,
+  ) {
+    super(409, refundRefusedCode, `The card processor refused the refund: ${reason}`);
+  }
+}
+
+const refundRefused = (reason: string, recorded?: { position: bigint | undefined }) =>
+  new RefundRefusedError(reason, recorded?.position);
 
 /**
- * Records the refusal; false if that failed, so the caller answers 503: a retry with the same key
- * asks the processor again, which refuses again, and is recorded then.
+ * Records the refusal; undefined if that failed, so the caller answers 503: a retry with the same
+ * key asks the processor again, which refuses again, and is recorded then.
  */
 async function recordedRefusal(
   deps: PaymentDeps,
   input: RefundPaymentInput,
   reason: string,
-): Promise<boolean> {
+): Promise<PaymentOutcome | undefined> {
   try {
-    await runOnPayment(
+    return await runOnPayment(
       deps,
       input.paymentId,
       { type: 'FailRefund', data: { refundId: input.refundId, reason, now: deps.clock() } },
       { ...input, userId: input.actorId },
     );
-    return true;
   } catch (error) {
     deps.logger.error(
       { err: error, paymentId: input.paymentId },
       'recording a refused refund failed',
     );
-    return false;
+    return undefined;
   }
 }
 
