@@ -158,7 +158,15 @@ function KindChip({ kind }: { kind: string }) {
   );
 }
 
+/** A failed refund moved nothing: its amount struck through rather than $0.00. */
 function Amount({ record }: { record: Transaction }) {
+  if (record.status === 'failed') {
+    return (
+      <Box component="span" sx={{ textDecoration: 'line-through', color: 'text.secondary' }}>
+        <Money cents={-record.amountCents} />
+      </Box>
+    );
+  }
   return (
     <Box
       component="span"
