@@ -380,7 +380,9 @@ describeInBrowser('payments', (suite) => {
     await checkScreen(page);
     await page.keyboard.press('Escape');
     // The refund's row says Failed and no longer counts: the net and the balance stay whole.
-    await visible(page.getByRole('row').filter({ hasText: 'Wrong colour' }).getByText('Failed'));
+    const failedRow = page.getByRole('row').filter({ hasText: 'Wrong colour' });
+    await visible(failedRow.getByText('Failed'));
+    await visible(failedRow.getByText(await money(page, -4200, texts.locale)));
     await visible(page.getByText(texts.totals(2, paid)));
     expect(await balanceText(page)).toContain(paid);
     await context.close();
