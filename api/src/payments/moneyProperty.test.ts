@@ -13,8 +13,9 @@ import { type SeededRandom, seededRandom, seedFromEnv } from './testing/seededRa
  * Random sequences of payments, cards presented to the terminal simulator (approved, declined, or
  * approved with every refund refused; its signed webhooks sometimes duplicated or reordered),
  * cancels, expiries by the scheduler, late and repeated processor reports and refunds (partial,
- * full, too large, concurrent), through the HTTP API against a model kept here; after each sequence the ledger balances and the balance,
- * the transactions' net total and every payment agree with the model.
+ * full, too large, concurrent), through the HTTP API against a model kept here; after each
+ * sequence the ledger balances and the balance, the transactions' net total and every payment
+ * agree with the model.
  * A failure names the seed: MONEY_PROPERTY_SEED=<seed> replays it.
  */
 const seed = seedFromEnv('MONEY_PROPERTY_SEED');
