@@ -327,6 +327,67 @@ describeInBrowser('payments', (suite) => {
     await context.close();
   });
 
+  it('shows a refund the card processor refused as failed, with its reason, and keeps the balance (English, 1280 px)', async () => {
+    const texts = languages.English;
+    const { company, frontDesk } = await companyWithTerminals(suite.portal);
+    const payment = await suite.portal.api<{ id: string }>('POST', '/payments', {
+      token: company.token,
+      body: { terminalId: frontDesk.id, amountCents: 4200, currency: 'CAD', description: 'Kettle' },
+    });
+    // Stripe's test card whose charge succeeds and whose refunds fail.
+    await suite.portal.api('POST', `/terminals/${frontDesk.id}/simulator/present-card`, {
+      token: company.token,
+      body: { card: '4000000000005126' },
+    });
+    await expect
+      .poll(
+        async () =>
+          (
+            await suite.portal.api<{ status: string }>('GET', `/payments/${payment.id}`, {
+              token: company.token,
+            })
+          ).status,
+        eventually,
+      )
+      .toBe('captured');
+    const { context, page } = await paymentsPage(suite.browser, suite.portal, company, texts, {
+      active: frontDesk,
+      viewport: desktop,
+      path: '/transactions/all',
+    });
+    const paid = await money(page, 4200, texts.locale);
+    await expect.poll(() => balanceText(page), eventually).toContain(paid);
+    await page.getByRole('row').filter({ hasText: 'Kettle' }).click();
+    const drawer = page.getByTestId('transaction-drawer');
+    await drawer.getByRole('button', { name: texts.refund }).click();
+    const refundDialog = page
+      .getByRole('dialog')
+      .filter({ has: page.getByLabel(texts.refundAmount) });
+    await refundDialog.getByLabel(texts.reason).fill('Wrong colour');
+    await refundDialog.getByRole('button', { name: texts.refund }).click();
+    await visible(
+      refundDialog.getByText('The card processor refused the refund: expired_or_canceled_card'),
+    );
+    await refundDialog.getByRole('button', { name: texts.cancel }).click();
+    await refundDialog.waitFor({ state: 'hidden' });
+
+    await visible(drawer.getByTestId('refund-failed'));
+    expect(await drawer.getByTestId('refund-failed').textContent()).toBe('Failed');
+    await visible(drawer.getByText('The card processor refused it: expired or cancelled card'));
+    await visible(drawer.getByText(/Wrong colour/));
+    expect(await drawer.getByTestId('refundable').textContent()).toBe(paid);
+    await shoot(page, 'en-desktop-refund-failed');
+    await checkScreen(page);
+    await page.keyboard.press('Escape');
+    // The refund's row says Failed and no longer counts: the net and the balance stay whole.
+    const failedRow = page.getByRole('row').filter({ hasText: 'Wrong colour' });
+    await visible(failedRow.getByText('Failed'));
+    await visible(failedRow.getByText(await money(page, -4200, texts.locale)));
+    await visible(page.getByText(texts.totals(2, paid)));
+    expect(await balanceText(page)).toContain(paid);
+    await context.close();
+  });
+
   it('takes, declines from the pending list and refunds on a phone (Arabic, 390 px)', async () => {
     const texts = languages.Arabic;
     const { company, frontDesk } = await companyWithTerminals(suite.portal);

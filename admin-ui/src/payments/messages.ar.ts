@@ -81,6 +81,15 @@ export const paymentsArabic: PaymentsMessages = {
     done: 'تم استرداد %{amount}',
     history: 'عمليات الاسترداد',
     none: 'لا توجد عمليات استرداد',
+    failed: 'فاشل',
+    failed_because: 'رفض معالج البطاقات الاسترداد: %{reason}',
+  },
+  refund_failure: {
+    expired_or_canceled_card: 'بطاقة منتهية الصلاحية أو ملغاة',
+    lost_or_stolen_card: 'بطاقة مفقودة أو مسروقة',
+    charge_not_captured: 'لم يُحصَّل المبلغ',
+    amount_exceeds_captured: 'أكثر مما حُصِّل',
+    unknown: 'لم يُذكر سبب',
   },
 };
 

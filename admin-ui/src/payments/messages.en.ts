@@ -76,6 +76,15 @@ export const paymentsEnglish = {
     done: 'Refunded %{amount}',
     history: 'Refunds',
     none: 'No refunds',
+    failed: 'Failed',
+    failed_because: 'The card processor refused it: %{reason}',
+  },
+  refund_failure: {
+    expired_or_canceled_card: 'expired or cancelled card',
+    lost_or_stolen_card: 'lost or stolen card',
+    charge_not_captured: 'the charge was not captured',
+    amount_exceeds_captured: 'more than was captured',
+    unknown: 'no reason given',
   },
 };
 

@@ -82,6 +82,15 @@ export const paymentsTurkish: PaymentsMessages = {
     done: '%{amount} iade edildi',
     history: 'İadeler',
     none: 'İade yok',
+    failed: 'Başarısız',
+    failed_because: 'Kart işlemcisi iadeyi reddetti: %{reason}',
+  },
+  refund_failure: {
+    expired_or_canceled_card: 'kartın süresi dolmuş veya kart iptal edilmiş',
+    lost_or_stolen_card: 'kart kayıp veya çalıntı',
+    charge_not_captured: 'tahsilat yapılmamış',
+    amount_exceeds_captured: 'tahsil edilenden fazla',
+    unknown: 'neden belirtilmedi',
   },
 };
 

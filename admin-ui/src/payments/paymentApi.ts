@@ -28,6 +28,9 @@ export interface Refund {
   reason: string;
   refundedBy: string;
   refundedAt: string;
+  /** `failed`: the card processor refused it; it no longer counts as refunded. */
+  status: 'succeeded' | 'failed';
+  failureReason: string | null;
 }
 
 /** A payment as the API answers it (the payments contract). */
@@ -54,7 +57,7 @@ export interface Payment extends RaRecord {
 }
 
 export const transactionKinds = ['payment', 'refund'] as const;
-export const transactionStatuses = ['succeeded'] as const;
+export const transactionStatuses = ['succeeded', 'failed'] as const;
 
 /** One money movement (`GET /api/transactions`). */
 export interface Transaction extends RaRecord {

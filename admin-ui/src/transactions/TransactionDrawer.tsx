@@ -4,6 +4,7 @@ import {
   Alert,
   Box,
   Button,
+  Chip,
   Divider,
   Drawer,
   IconButton,
@@ -19,7 +20,7 @@ import { type ReactNode, useState } from 'react';
 import { useRefresh, useTranslate } from 'react-admin';
 import { useCanTakePayments } from '../payments/access';
 import { DateTime, Money } from '../payments/Money';
-import { fetchPayment, type Payment, type Transaction } from '../payments/paymentApi';
+import { fetchPayment, type Payment, type Refund, type Transaction } from '../payments/paymentApi';
 import { refreshBalance } from '../payments/settle';
 import { cardLine, kindLabel, PaymentStatusChip } from '../payments/statuses';
 import { RefundDialog } from './RefundDialog';
@@ -93,8 +94,17 @@ export function TransactionDrawer({
           </IconButton>
         </Box>
         <Typography variant="h4" component="p" sx={{ fontWeight: 600, my: 1 }}>
-          <Money cents={transaction.netCents} />
+          {transaction.status === 'failed' ? (
+            <Box component="span" sx={{ textDecoration: 'line-through', color: 'text.secondary' }}>
+              <Money cents={-transaction.amountCents} />
+            </Box>
+          ) : (
+            <Money cents={transaction.netCents} />
+          )}
         </Typography>
+        {transaction.status === 'failed' && (
+          <Chip size="small" color="error" label={translate('app.transactions.status.failed')} />
+        )}
         <Detail label="app.transactions.fields.created_at">
           <DateTime iso={transaction.createdAt} />
         </Detail>
@@ -136,6 +146,33 @@ export function TransactionDrawer({
         />
       )}
     </Drawer>
+  );
+}
+
+type Translate = ReturnType<typeof useTranslate>;
+
+/** The processor's reason in words when it is one we know, as it came otherwise. */
+function failureText(translate: Translate, reason: string | null): string {
+  const code = reason ?? 'unknown';
+  return translate(`app.payments.refund_failure.${code}`, { _: code });
+}
+
+/** A failed refund: its amount struck through (no money moved) and a "Failed" chip. */
+function RefundAmount({ refund }: { refund: Refund }) {
+  const translate = useTranslate();
+  if (refund.status !== 'failed') return <Money cents={-refund.amountCents} />;
+  return (
+    <Box component="span" sx={{ display: 'inline-flex', alignItems: 'center', gap: 1 }}>
+      <Box component="span" sx={{ textDecoration: 'line-through', color: 'text.secondary' }}>
+        <Money cents={-refund.amountCents} />
+      </Box>
+      <Chip
+        size="small"
+        color="error"
+        label={translate('app.payments.refund.failed')}
+        data-testid="refund-failed"
+      />
+    </Box>
   );
 }
 
@@ -208,10 +245,17 @@ function PaymentDetails({
           {payment.refunds.map((refund) => (
             <ListItem key={refund.id} disableGutters>
               <ListItemText
-                primary={<Money cents={-refund.amountCents} />}
+                primary={<RefundAmount refund={refund} />}
                 secondary={
                   <>
                     <DateTime iso={refund.refundedAt} /> · {refund.reason}
+                    {refund.status === 'failed' && (
+                      <Box component="span" sx={{ display: 'block', color: 'error.main' }}>
+                        {translate('app.payments.refund.failed_because', {
+                          reason: failureText(translate, refund.failureReason),
+                        })}
+                      </Box>
+                    )}
                   </>
                 }
                 slotProps={{ secondary: { sx: { overflowWrap: 'anywhere' } } }}

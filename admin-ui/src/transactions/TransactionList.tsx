@@ -21,7 +21,12 @@ import {
 } from 'react-admin';
 import { Link, Navigate, useParams } from 'react-router-dom';
 import { DateTime, Money } from '../payments/Money';
-import { downloadTransactions, type Transaction, transactionKinds } from '../payments/paymentApi';
+import {
+  downloadTransactions,
+  type Transaction,
+  transactionKinds,
+  transactionStatuses,
+} from '../payments/paymentApi';
 import { cardLine, kindLabel, transactionStatusLabel } from '../payments/statuses';
 import { TakePaymentButton } from '../payments/TakePaymentButton';
 import { useTerminals } from '../payments/useTerminals';
@@ -56,7 +61,7 @@ function useFilters(view: string) {
       key="status"
       source="status"
       label={field('status')}
-      choices={[{ id: 'succeeded', name: transactionStatusLabel('succeeded') }]}
+      choices={transactionStatuses.map((id) => ({ id, name: transactionStatusLabel(id) }))}
     />,
     ...(view === 'all'
       ? [
@@ -153,7 +158,15 @@ function KindChip({ kind }: { kind: string }) {
   );
 }
 
+/** A failed refund moved nothing: its amount struck through rather than $0.00. */
 function Amount({ record }: { record: Transaction }) {
+  if (record.status === 'failed') {
+    return (
+      <Box component="span" sx={{ textDecoration: 'line-through', color: 'text.secondary' }}>
+        <Money cents={-record.amountCents} />
+      </Box>
+    );
+  }
   return (
     <Box
       component="span"

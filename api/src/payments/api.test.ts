@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { errorOf, jsonOf } from '../http/testing/responses';
-import type { PaymentTerminalGateway } from './gateway';
+import { type PaymentTerminalGateway, RefundRefused } from './gateway';
 import {
   expirePayment,
   loadPayment,
@@ -365,6 +365,49 @@ describe('POST /api/payments/:id/refunds', () => {
         currency: 'CAD',
       },
     ]);
+  });
+
+  it('answers 409 when the processor refuses a refund for good; the refund is failed, asked once', async () => {
+    const payment = await capturedPayment(4000);
+    const recording = h.deps.paymentGateway;
+    let asked = 0;
+    h.deps.paymentGateway = {
+      ...recording,
+      async refundPayment() {
+        asked++;
+        throw new RefundRefused('lost_or_stolen_card');
+      },
+    } satisfies PaymentTerminalGateway;
+    const headers = { 'Idempotency-Key': `refund-refused-${payment.id}` };
+    try {
+      const refused = await refund(payment.id, 1500, 'Refused', headers);
+      expect(refused.status).toBe(409);
+      expect(await errorOf(refused)).toMatchObject({
+        code: 'refund_refused',
+        message: 'The card processor refused the refund: lost_or_stolen_card',
+      });
+      const again = await refund(payment.id, 1500, 'Refused', headers);
+      expect(again.status).toBe(409);
+    } finally {
+      h.deps.paymentGateway = recording;
+    }
+    expect(asked).toBe(1);
+    const after = await jsonOf<PaymentResource>(await h.getPayment(company.token, payment.id));
+    expect(after).toMatchObject({
+      status: 'captured',
+      refundedCents: 0,
+      refundableCents: 4000,
+      refunds: [{ amountCents: 1500, status: 'failed', failureReason: 'lost_or_stolen_card' }],
+    });
+    const { state } = await loadPayment(h.deps, payment.id);
+    expect(state).toMatchObject({ refundedCents: 0 });
+    // What the refusal gave back can be refunded again.
+    const retried = await refund(payment.id, 4000, 'Whole amount');
+    expect(retried.status).toBe(201);
+    expect(await jsonOf<PaymentResource>(retried)).toMatchObject({
+      status: 'refunded',
+      refundedCents: 4000,
+    });
   });
 
   it('never refunds more than was captured under concurrent refunds', async () => {

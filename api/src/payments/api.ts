@@ -12,6 +12,7 @@ import {
 import {
   cancelPayment,
   ownPayment,
+  RefundRefusedError,
   refundIdFor,
   refundPayment,
   requestPayment,
@@ -104,6 +105,10 @@ export const paymentRoutes: Feature = () =>
         refundId: refundIdFor(
           key === undefined ? undefined : `${companyId}\n${userId}\n${paymentId}\n${key}`,
         ),
+      }).catch(async (error: unknown) => {
+        // The refusal is recorded: the balance and the transactions show it once this answers.
+        if (error instanceof RefundRefusedError) await waitForReadModels(c, error.position);
+        throw error;
       });
       return c.json(await answerPayment(c, paymentId, outcome.position), 201);
     });

@@ -92,6 +92,18 @@ const refunded = (refundId: string, amountCents: number): PaymentEvent => ({
   },
 });
 
+const refundFailed = (refundId: string, amountCents: number): PaymentEvent => ({
+  type: 'PaymentRefundFailed',
+  data: {
+    ...ids,
+    refundId,
+    amountCents,
+    currency: 'CAD',
+    reason: 'expired_or_canceled_card',
+    failedAt: later.toISOString(),
+  },
+});
+
 const request = (
   overrides: Partial<Extract<PaymentCommand, { type: 'RequestPayment' }>['data']> = {},
 ) =>
@@ -120,6 +132,12 @@ const refund = (amountCents: number, refundId = 'rf-1', reason = 'Damaged', comp
   ({
     type: 'RefundPayment',
     data: { companyId: company, refundId, amountCents, reason, actorId: 'u-1', now: later },
+  }) as const;
+
+const failRefund = (refundId = 'rf-1') =>
+  ({
+    type: 'FailRefund',
+    data: { refundId, reason: 'expired_or_canceled_card', now: later },
   }) as const;
 
 const capturedHistory = [requested, sent, authorized(), captured()];
@@ -398,7 +416,64 @@ describe('RefundPayment', () => {
   });
 });
 
+describe('FailRefund', () => {
+  it('records the refusal of a recorded refund, with its amount', () => {
+    given([...capturedHistory, refunded('rf-1', 1000), refunded('rf-2', 500)])
+      .when(failRefund('rf-2'))
+      .then([refundFailed('rf-2', 500)]);
+  });
+
+  it('changes nothing for a refund already failed', () => {
+    given([...capturedHistory, refunded('rf-1', 1000), refundFailed('rf-1', 1000)])
+      .when(failRefund('rf-1'))
+      .then([]);
+  });
+
+  it("is 'not found' for a refund never recorded", () => {
+    given([...capturedHistory, refunded('rf-1', 1000)])
+      .when(failRefund('rf-9'))
+      .thenThrows({ status: 404 });
+    given([requested]).when(failRefund()).thenThrows({ status: 404 });
+  });
+
+  it('gives the amount back to what may be refunded, so a new refund can take it', () => {
+    const history = [...capturedHistory, refunded('rf-1', 2500), refundFailed('rf-1', 2500)];
+    given(history)
+      .when(refund(2500, 'rf-2'))
+      .then([refunded('rf-2', 2500)]);
+    given(history).when(refund(2501, 'rf-2')).thenThrows({ status: 409 });
+  });
+
+  it('a repeat of the failed refund id records nothing new', () => {
+    given([...capturedHistory, refunded('rf-1', 1000), refundFailed('rf-1', 1000)])
+      .when(refund(1000, 'rf-1'))
+      .then([]);
+  });
+});
+
 describe('evolvePayment', () => {
+  it('shows a failed refund with its reason, no longer counted as refunded', () => {
+    const state = [
+      ...capturedHistory,
+      refunded('rf-1', 1000),
+      refunded('rf-2', 500),
+      refundFailed('rf-1', 1000),
+    ].reduce(paymentDecider.evolve, paymentDecider.initialState());
+    expect(state).toMatchObject({
+      status: 'captured',
+      refundedCents: 500,
+      refunds: [
+        {
+          id: 'rf-1',
+          amountCents: 1000,
+          status: 'failed',
+          failureReason: 'expired_or_canceled_card',
+        },
+        { id: 'rf-2', amountCents: 500, status: 'succeeded', failureReason: null },
+      ],
+    });
+  });
+
   it('keeps the refunded total, the refunds and the seen gateway event ids', () => {
     const state = [...capturedHistory, refunded('rf-1', 1000), refunded('rf-2', 500)].reduce(
       paymentDecider.evolve,

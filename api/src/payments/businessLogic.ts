@@ -58,7 +58,14 @@ export type RefundPayment = {
   };
 };
 
+/** The processor refused a recorded refund for good. */
+export type FailRefund = {
+  type: 'FailRefund';
+  data: { refundId: string; reason: string; now: Date };
+};
+
 export type PaymentCommand =
+  | FailRefund
   | RequestPayment
   | MarkSentToTerminal
   | RecordGatewayEvent
@@ -83,6 +90,8 @@ export function decidePayment(command: PaymentCommand, state: Payment): PaymentE
       return expire(command, state);
     case 'RefundPayment':
       return refund(command, ownPayment(state, command.data.companyId));
+    case 'FailRefund':
+      return failRefund(command, state);
     default: {
       const _exhaustive: never = command;
       return [];
@@ -263,6 +272,26 @@ function refund({ data }: RefundPayment, state: PaymentDetails): PaymentEvent[] 
         reason,
         refundedBy: data.actorId,
         refundedAt: data.now.toISOString(),
+      },
+    },
+  ];
+}
+
+/** Only a recorded refund, once: a second refusal of the same refund changes nothing. */
+function failRefund({ data }: FailRefund, state: PaymentDetails): PaymentEvent[] {
+  const refunded = state.refunds.find((existing) => existing.id === data.refundId);
+  if (!refunded) throw notFound('Refund');
+  if (refunded.status === 'failed') return [];
+  return [
+    {
+      type: 'PaymentRefundFailed',
+      data: {
+        ...ids(state),
+        refundId: refunded.id,
+        amountCents: refunded.amountCents,
+        currency: state.currency,
+        reason: data.reason,
+        failedAt: data.now.toISOString(),
       },
     },
   ];

@@ -16,7 +16,11 @@ export interface PaymentTerminalGateway {
   sendPayment(request: TerminalPaymentRequest): Promise<{ gatewayPaymentId: string }>;
   /** Clears a payment still waiting on its terminal; a payment already decided stays as it is. */
   cancelPayment(request: { paymentId: string; terminalId: string }): Promise<void>;
-  /** Returns money of a captured payment to the card. Idempotent by `refundId`. */
+  /**
+   * Returns money of a captured payment to the card. Idempotent by `refundId`. Throws
+   * `RefundRefused` when the processor refuses it for good (asking again changes nothing); any
+   * other error is transient (network, 5xx) and the same call may be retried.
+   */
   refundPayment(request: {
     paymentId: string;
     refundId: string;
@@ -55,3 +59,14 @@ interface GatewayEventBase {
   gatewayPaymentId: string;
   occurredAt: string;
 }
+
+/** The processor refused a refund for good, with its reason (as Stripe's refund `failure_reason`). */
+export class RefundRefused extends Error {
+  constructor(readonly reason: string) {
+    super(`The card processor refused the refund: ${reason}`);
+    this.name = 'RefundRefused';
+  }
+}
+
+/** The error code a refusal travels under between the simulator's server and its HTTP client. */
+export const refundRefusedCode = 'refund_refused';

@@ -10,11 +10,12 @@ import { ledgerCheck } from './testing/ledgerCheck';
 import { type SeededRandom, seededRandom, seedFromEnv } from './testing/seededRandom';
 
 /**
- * Random sequences of payments, cards presented to the terminal simulator (approved or declined,
- * its signed webhooks sometimes duplicated or reordered), cancels, expiries by the scheduler,
- * late and repeated processor reports and refunds (partial, full, too large, concurrent), through
- * the HTTP API against a model kept here; after each sequence the ledger balances and the balance,
- * the transactions' net total and every payment agree with the model.
+ * Random sequences of payments, cards presented to the terminal simulator (approved, declined, or
+ * approved with every refund refused; its signed webhooks sometimes duplicated or reordered),
+ * cancels, expiries by the scheduler, late and repeated processor reports and refunds (partial,
+ * full, too large, concurrent), through the HTTP API against a model kept here; after each
+ * sequence the ledger balances and the balance, the transactions' net total and every payment
+ * agree with the model.
  * A failure names the seed: MONEY_PROPERTY_SEED=<seed> replays it.
  */
 const seed = seedFromEnv('MONEY_PROPERTY_SEED');
@@ -35,6 +36,8 @@ interface ModelPayment {
   status: Status;
   refundedCents: number;
   declineReason: string | null;
+  /** The processor refuses every refund of it (the card's rule), with this reason. */
+  refundFailure: string | null;
 }
 
 const cards = Object.entries(testCards);
@@ -60,7 +63,7 @@ afterAll(() => h.close());
 class Sequence {
   readonly payments: ModelPayment[] = [];
   readonly trace: string[] = [];
-  /** Refunds accepted: each is a row of the transactions list. */
+  /** Refunds recorded (accepted, or refused by the processor): each is a row of the transactions list. */
   refunds = 0;
   expiries = 0;
 
@@ -139,6 +142,7 @@ const operations: Record<string, { weight: number; run: Operation }> = {
         status: 'pending',
         refundedCents: 0,
         declineReason: null,
+        refundFailure: null,
       });
       return `pay ${amountCents} → ${payment.id}`;
     },
@@ -154,6 +158,7 @@ const operations: Record<string, { weight: number; run: Operation }> = {
       expect(await jsonOf(res)).toEqual({ paymentId: payment.id });
       await h.deliver();
       payment.status = 'captured';
+      payment.refundFailure = (card && testCards[card]?.refundFails) ?? null;
       return `card ${card ?? 'default'} approves ${payment.id}`;
     },
   },
@@ -298,6 +303,7 @@ const operations: Record<string, { weight: number; run: Operation }> = {
         s.random.chance(0.3) ? remaining : s.random.int(Math.ceil(remaining / 3), remaining),
       );
       const answers = await Promise.all(amounts.map((amount) => s.refund(payment, amount)));
+      if (payment.refundFailure) return concurrentRefusals(s, payment, amounts, answers);
       const accepted = amounts.filter((_, i) => answers[i]?.status === 201);
       const refused = amounts.filter((_, i) => answers[i]?.status === 409);
       expect(accepted.length + refused.length, 'each answer 201 or 409').toBe(amounts.length);
@@ -330,9 +336,50 @@ function pickOf<T>(s: Sequence, items: T[]): T | undefined {
   return items.length === 0 ? undefined : s.random.pick(items);
 }
 
+/** Every refund the processor refuses: each one recorded is a failed row; none counts. */
+async function concurrentRefusals(
+  s: Sequence,
+  payment: ModelPayment,
+  amounts: number[],
+  answers: Response[],
+) {
+  const codes = await Promise.all(answers.map(async (res) => (await errorOf(res)).code));
+  expect(answers.map((res) => res.status)).toEqual(amounts.map(() => 409));
+  const failed = amounts.filter((_, i) => codes[i] === 'refund_refused');
+  expect(failed.length, 'at least one refund reaches the processor').toBeGreaterThan(0);
+  // A refusal gives its amount back, so refusals one after another may add up to more.
+  for (const amount of failed) {
+    expect(amount).toBeLessThanOrEqual(payment.amountCents - payment.refundedCents);
+  }
+  s.refunds += failed.length;
+  return `concurrent refunds [${amounts.join(', ')}] on ${payment.id} → refused [${failed.join(', ')}]`;
+}
+
+/** The processor refuses it: 409 refund_refused, also for a retry; a failed row, nothing refunded. */
+async function refundRefused(
+  s: Sequence,
+  payment: ModelPayment,
+  amountCents: number,
+  key: string | undefined,
+) {
+  const reason = `refund ${s.refunds + 1}`;
+  const answers = [await s.refund(payment, amountCents, key, reason)];
+  if (key) answers.push(await s.refund(payment, amountCents, key, reason));
+  for (const res of answers) {
+    expect(res.status).toBe(409);
+    expect(await errorOf(res)).toMatchObject({
+      code: 'refund_refused',
+      message: `The card processor refused the refund: ${payment.refundFailure}`,
+    });
+  }
+  s.refunds += 1;
+  return `refund ${amountCents} of ${payment.id} refused (${payment.refundFailure})`;
+}
+
 async function refundAccepted(s: Sequence, payment: ModelPayment, amountCents: number) {
   // Sometimes the client retries (same Idempotency-Key): the refund is still made once.
   const key = s.random.chance(0.3) ? randomUUID() : undefined;
+  if (payment.refundFailure) return refundRefused(s, payment, amountCents, key);
   const reason = `refund ${s.refunds + 1}`;
   const res = await s.refund(payment, amountCents, key, reason);
   expect(res.status).toBe(201);
@@ -397,7 +444,9 @@ async function expectAgreesWithModel(s: Sequence) {
         payment.status === 'captured' ? payment.amountCents - payment.refundedCents : 0,
     });
     expect(shown.refundedCents).toBeLessThanOrEqual(shown.amountCents);
-    expect(sum(shown.refunds.map((refund) => refund.amountCents))).toBe(payment.refundedCents);
+    const succeeded = shown.refunds.filter((refund) => refund.status === 'succeeded');
+    expect(sum(succeeded.map((refund) => refund.amountCents))).toBe(payment.refundedCents);
+    if (payment.refundFailure) expect(succeeded).toEqual([]);
   }
 }
 

@@ -15,12 +15,18 @@ export type PaymentStatus =
   | 'cancelled'
   | 'expired';
 
+/** `failed` once the processor refused it for good: it no longer counts as refunded. */
+export type RefundStatus = 'succeeded' | 'failed';
+
 export interface PaymentRefund {
   id: string;
   amountCents: number;
   reason: string;
   refundedBy: string;
   refundedAt: string;
+  status: RefundStatus;
+  /** The processor's reason for a failed refund; null otherwise. */
+  failureReason: string | null;
 }
 
 export interface PaymentDetails {
@@ -105,7 +111,30 @@ export function evolvePayment(state: Payment, event: PaymentEvent): Payment {
       return {
         ...state,
         refundedCents: state.refundedCents + amountCents,
-        refunds: [...state.refunds, { id: refundId, amountCents, reason, refundedBy, refundedAt }],
+        refunds: [
+          ...state.refunds,
+          {
+            id: refundId,
+            amountCents,
+            reason,
+            refundedBy,
+            refundedAt,
+            status: 'succeeded',
+            failureReason: null,
+          },
+        ],
+      };
+    }
+    case 'PaymentRefundFailed': {
+      const { refundId, amountCents, reason } = event.data;
+      return {
+        ...state,
+        refundedCents: state.refundedCents - amountCents,
+        refunds: state.refunds.map((refund) =>
+          refund.id === refundId
+            ? { ...refund, status: 'failed' as const, failureReason: reason }
+            : refund,
+        ),
       };
     }
     default: {

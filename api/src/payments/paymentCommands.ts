@@ -14,7 +14,7 @@ import { customerDecider } from '../customers/businessLogic';
 import { customerStream } from '../customers/customerCommands';
 import { type AppDependencies, foldStream, toNewEvents } from '../http';
 import { type PaymentCommand, paymentDecider } from './businessLogic';
-import type { GatewayEvent } from './gateway';
+import { type GatewayEvent, RefundRefused, refundRefusedCode } from './gateway';
 import { isPayment, type Payment, type PaymentDetails } from './payment';
 
 /**
@@ -254,6 +254,8 @@ export interface RefundPaymentInput extends CommandOrigin {
  * Records the refund (never above what remains, even against concurrent refunds: the append
  * expects the revision the decision was made on), then returns the money through the gateway.
  * A repeat of the same refund id records nothing and asks the gateway again (idempotent there).
+ * A refusal for good records the refund as failed (the balance gets the money back) and answers
+ * 409; a transient failure answers 503 and leaves the refund to a retry with the same key.
  */
 export async function refundPayment(
   deps: PaymentDeps,
@@ -281,6 +283,7 @@ export async function refundPayment(
     ? state.refunds.find((existing) => existing.id === input.refundId)
     : undefined;
   if (!refund || !isPayment(state)) return outcome;
+  if (refund.status === 'failed') throw refundRefused(refund.failureReason ?? 'unknown');
   try {
     await deps.paymentGateway.refundPayment({
       paymentId: input.paymentId,
@@ -289,6 +292,9 @@ export async function refundPayment(
       currency: state.currency,
     });
   } catch (error) {
+    const refusal =
+      error instanceof RefundRefused ? await recordedRefusal(deps, input, error.reason) : undefined;
+    if (refusal && error instanceof RefundRefused) throw refundRefused(error.reason, refusal);
     deps.logger.error({ err: error, paymentId: input.paymentId }, 'gateway refund failed');
     throw new DomainError(
       503,
@@ -297,6 +303,44 @@ export async function refundPayment(
     );
   }
   return outcome;
+}
+
+/** The 409 of a refused refund; `position`: where its failure was appended, for read-your-writes. */
+export class RefundRefusedError extends DomainError {
+  constructor(
+    reason: string,
+    readonly position?: bigint,
+  ) {
+    super(409, refundRefusedCode, `The card processor refused the refund: ${reason}`);
+  }
+}
+
+const refundRefused = (reason: string, recorded?: { position: bigint | undefined }) =>
+  new RefundRefusedError(reason, recorded?.position);
+
+/**
+ * Records the refusal; undefined if that failed, so the caller answers 503: a retry with the same
+ * key asks the processor again, which refuses again, and is recorded then.
+ */
+async function recordedRefusal(
+  deps: PaymentDeps,
+  input: RefundPaymentInput,
+  reason: string,
+): Promise<PaymentOutcome | undefined> {
+  try {
+    return await runOnPayment(
+      deps,
+      input.paymentId,
+      { type: 'FailRefund', data: { refundId: input.refundId, reason, now: deps.clock() } },
+      { ...input, userId: input.actorId },
+    );
+  } catch (error) {
+    deps.logger.error(
+      { err: error, paymentId: input.paymentId },
+      'recording a refused refund failed',
+    );
+    return undefined;
+  }
 }
 
 /** Load, decide, append with the expected revision; on a concurrent change, again from the top. */

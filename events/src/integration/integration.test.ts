@@ -226,6 +226,17 @@ const samples: { [Type in InternalEventType]: Sample<Type> } = {
       refundedAt: at,
     },
   },
+  PaymentRefundFailed: {
+    streamId: paymentStream,
+    data: {
+      ...paymentIds,
+      refundId: 'rf-1',
+      amountCents: 1000,
+      currency: 'CAD',
+      reason: 'expired_or_canceled_card',
+      failedAt: at,
+    },
+  },
 };
 
 function recorded(

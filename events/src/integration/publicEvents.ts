@@ -211,6 +211,14 @@ export const publicPayloads = {
     refundedBy: z.string(),
     refundedAt: isoTime,
   }),
+  PaymentRefundFailed: z.strictObject({
+    ...paymentIds,
+    refundId: z.string(),
+    amountCents: cents,
+    currency: paymentCurrency,
+    reason: z.string(),
+    failedAt: isoTime,
+  }),
 } as const;
 
 /** Copies only the named fields, so a field added to an internal event never leaks by default. */
@@ -342,6 +350,17 @@ export const integrationMappings = {
       'reason',
       'refundedBy',
       'refundedAt',
+    ]),
+  ),
+  PaymentRefundFailed: published(p.PaymentRefundFailed, (d) =>
+    pick(d, [
+      'paymentId',
+      'companyId',
+      'refundId',
+      'amountCents',
+      'currency',
+      'reason',
+      'failedAt',
     ]),
   ),
 } satisfies { [Type in InternalEventType]: Mapping<Type> };

@@ -81,6 +81,20 @@ export const paymentRefundedData = z.object({
   refundedAt: z.string(),
 });
 
+/**
+ * The processor refused a recorded refund for good (a transient failure is retried instead): the
+ * money never went back to the card, so the refund counts no more and the balance gets it back.
+ * `reason` is the processor's, e.g. Stripe's `expired_or_canceled_card`.
+ */
+export const paymentRefundFailedData = z.object({
+  ...ids,
+  refundId: z.string(),
+  amountCents: cents,
+  currency: paymentCurrency,
+  reason: z.string(),
+  failedAt: z.string(),
+});
+
 type Event<Type extends string, Schema extends z.ZodType> = { type: Type; data: z.infer<Schema> };
 
 export type PaymentRequested = Event<'PaymentRequested', typeof paymentRequestedData>;
@@ -94,6 +108,7 @@ export type PaymentDeclined = Event<'PaymentDeclined', typeof paymentDeclinedDat
 export type PaymentCancelled = Event<'PaymentCancelled', typeof paymentCancelledData>;
 export type PaymentExpired = Event<'PaymentExpired', typeof paymentExpiredData>;
 export type PaymentRefunded = Event<'PaymentRefunded', typeof paymentRefundedData>;
+export type PaymentRefundFailed = Event<'PaymentRefundFailed', typeof paymentRefundFailedData>;
 
 export type PaymentEvent =
   | PaymentRequested
@@ -103,7 +118,8 @@ export type PaymentEvent =
   | PaymentDeclined
   | PaymentCancelled
   | PaymentExpired
-  | PaymentRefunded;
+  | PaymentRefunded
+  | PaymentRefundFailed;
 
 export const paymentEventSchemas = {
   PaymentRequested: paymentRequestedData,
@@ -114,6 +130,7 @@ export const paymentEventSchemas = {
   PaymentCancelled: paymentCancelledData,
   PaymentExpired: paymentExpiredData,
   PaymentRefunded: paymentRefundedData,
+  PaymentRefundFailed: paymentRefundFailedData,
 } as const satisfies Record<PaymentEvent['type'], z.ZodType>;
 
 export const paymentEventTypes = Object.keys(paymentEventSchemas) as PaymentEvent['type'][];

@@ -144,6 +144,91 @@ describe('cancel', () => {
   });
 });
 
+describe('a refund the processor refuses (test card 4000 0000 0000 5126)', () => {
+  const refundFailingCard = '4000000000005126';
+  const refund = (paymentId: string, amountCents: number, key: string) =>
+    h.call('POST', `/api/payments/${paymentId}/refunds`, {
+      token: company.token,
+      body: { amountCents, reason: 'Damaged item' },
+      headers: { 'Idempotency-Key': key },
+    });
+  const get = async <Body>(path: string) => {
+    const res = await h.call('GET', path, { token: company.token });
+    expect(res.status).toBe(200);
+    return { body: await jsonOf<Body>(res), net: res.headers.get('X-Total-Net-Cents') };
+  };
+
+  it('answers 409 refund_refused, records the refund failed and gives the balance the money back', async () => {
+    const terminalId = await freshTerminal();
+    const payment = await pay(5000, terminalId);
+    expect((await presentCard(terminalId, { card: refundFailingCard })).status).toBe(202);
+    await h.deliver();
+    expect(await h.payment(company.token, payment.id)).toMatchObject({ status: 'captured' });
+
+    const refused = await refund(payment.id, 2000, `refused-${payment.id}`);
+    expect(refused.status).toBe(409);
+    expect(await errorOf(refused)).toMatchObject({
+      code: 'refund_refused',
+      message: 'The card processor refused the refund: expired_or_canceled_card',
+    });
+    // The same key answers the same; another refund is refused as well.
+    expect((await refund(payment.id, 2000, `refused-${payment.id}`)).status).toBe(409);
+    expect((await refund(payment.id, 5000, `refused-all-${payment.id}`)).status).toBe(409);
+
+    const failed = { status: 'failed', failureReason: 'expired_or_canceled_card' };
+    expect(await h.payment(company.token, payment.id)).toMatchObject({
+      status: 'captured',
+      refundedCents: 0,
+      refundableCents: 5000,
+      refunds: [
+        { amountCents: 2000, reason: 'Damaged item', ...failed },
+        { amountCents: 5000, ...failed },
+      ],
+    });
+    const ledgerNow = await h.balancedLedger(company.companyId);
+    expect(ledgerNow).toMatchObject({ availableCents: 5000n, refundedCents: 0n });
+    const balance = await get<{ availableCents: number }>('/api/balance');
+    expect(balance.body.availableCents).toBe(5000);
+    const rows = await get<
+      { kind: string; status: string; amountCents: number; netCents: number }[]
+    >(`/api/transactions?filter=${encodeURIComponent(JSON.stringify({ q: payment.id }))}`);
+    expect(rows.net).toBe('5000');
+    expect(
+      rows.body.map(({ kind, status, amountCents, netCents }) => ({
+        kind,
+        status,
+        amountCents,
+        netCents,
+      })),
+    ).toEqual(
+      expect.arrayContaining([
+        { kind: 'payment', status: 'succeeded', amountCents: 5000, netCents: 5000 },
+        { kind: 'refund', status: 'failed', amountCents: 2000, netCents: 0 },
+        { kind: 'refund', status: 'failed', amountCents: 5000, netCents: 0 },
+      ]),
+    );
+    expect(rows.body).toHaveLength(3);
+    const listed = await get<{ id: string; refundedCents: number; status: string }[]>(
+      `/api/payments?filter=${encodeURIComponent(JSON.stringify({ q: payment.id }))}`,
+    );
+    expect(listed.body).toMatchObject([{ id: payment.id, refundedCents: 0, status: 'captured' }]);
+  });
+
+  it('a card that takes refunds: 201, the refund succeeded with no failure reason', async () => {
+    const terminalId = await freshTerminal();
+    const payment = await pay(3000, terminalId);
+    await presentCard(terminalId);
+    await h.deliver();
+    const res = await refund(payment.id, 1000, `ok-${payment.id}`);
+    expect(res.status).toBe(201);
+    expect(await jsonOf(res)).toMatchObject({
+      refundedCents: 1000,
+      refunds: [{ amountCents: 1000, status: 'succeeded', failureReason: null }],
+    });
+    expect((await h.balancedLedger(company.companyId)).availableCents).toBe(2000n);
+  });
+});
+
 describe('with another gateway than the simulator', () => {
   it('the simulator routes do not exist (404)', async () => {
     const plain = await startCustomersHarness();

@@ -2,6 +2,7 @@ import { DomainError, invalid } from '@issuer/events';
 import { type Context, Hono } from 'hono';
 import { z } from 'zod';
 import { errorBody, validationError } from '../../http';
+import { RefundRefused, refundRefusedCode } from '../gateway';
 import { signatureHeader, verifyWebhook } from '../webhooks/webhookSignature';
 import type { TerminalSimulatorGateway } from './terminalSimulator';
 
@@ -41,6 +42,12 @@ export function simulatorServer(
     return c.json({ waiting: await simulator.waitingOn(companyId, terminalId) }, 200);
   });
   app.onError((error, c) => {
+    if (error instanceof RefundRefused) {
+      const body = {
+        error: { code: refundRefusedCode, message: error.message, reason: error.reason },
+      };
+      return c.json(body, 409);
+    }
     if (error instanceof DomainError) {
       return c.json(errorBody(error.code, error.message, error.fields), error.status);
     }

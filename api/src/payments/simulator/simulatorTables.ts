@@ -24,6 +24,8 @@ CREATE TABLE IF NOT EXISTS terminal_simulator_payments (
   decided_at timestamptz,
   seq bigserial
 );
+-- The reason every refund of this payment is refused (a test card's rule); null: refunds succeed.
+ALTER TABLE terminal_simulator_payments ADD COLUMN IF NOT EXISTS refund_failure text;
 CREATE INDEX IF NOT EXISTS terminal_simulator_payments_waiting_idx
   ON terminal_simulator_payments (company_id, terminal_id, created_at, seq)
   WHERE status = 'waiting';

@@ -3,7 +3,7 @@ import { type ServerType, serve } from '@hono/node-server';
 import { createDatabase } from '@issuer/test-support';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { GatewayEvent } from '../gateway';
+import { type GatewayEvent, RefundRefused } from '../gateway';
 import { signatureHeader, signWebhook } from '../webhooks/webhookSignature';
 import { simulatorServer } from './simulatorServer';
 import { migrateTerminalSimulator } from './simulatorTables';
@@ -79,7 +79,7 @@ describe('the simulator as its own process, through the HTTP adapter', () => {
     });
   });
 
-  it('passes the simulator refusals on as the same errors (400 naming card, 409)', async () => {
+  it('passes the simulator refusals on as the same errors (400 naming card, 409, a refused refund)', async () => {
     const client = createTerminalGatewayClient({ url, secret, clock });
     await client.sendPayment(request('pay_http_2'));
     const at = { companyId: 'company-http', terminalId: 'terminal-pay_http_2' };
@@ -96,7 +96,9 @@ describe('the simulator as its own process, through the HTTP adapter', () => {
         amountCents: 1,
         currency: 'CAD',
       }),
-    ).rejects.toMatchObject({ status: 409 });
+    ).rejects.toSatisfy(
+      (error) => error instanceof RefundRefused && error.reason === 'charge_not_captured',
+    );
   });
 
   it("refuses an unsigned or wrongly signed request with 401, and the client does not pass that on as the caller's 401", async () => {

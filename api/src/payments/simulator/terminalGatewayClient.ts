@@ -1,4 +1,5 @@
 import { DomainError } from '@issuer/events';
+import { RefundRefused, refundRefusedCode } from '../gateway';
 import { signatureHeader, signWebhook } from '../webhooks/webhookSignature';
 import {
   simulatorGatewayName,
@@ -17,7 +18,7 @@ export interface TerminalGatewayClientOptions {
 /**
  * The API's adapter to the simulator running as its own process: the same port over HTTP, each
  * request signed. A 4xx from the simulator becomes the same DomainError the in-process adapter
- * throws; a network failure or 5xx is an Error, which the caller retries (the scheduler resumes
+ * throws (a refused refund its `RefundRefused`); a network failure or 5xx is an Error, which the caller retries (the scheduler resumes
  * an unsent payment; every call is idempotent by its key).
  */
 export function createTerminalGatewayClient(
@@ -73,6 +74,7 @@ async function post(
   // A 401 means the two sides hold different secrets: the operator's problem, not the user's.
   if (passedOn.has(response.status)) {
     const error = safeJson(text)?.error;
+    if (error?.code === refundRefusedCode) throw new RefundRefused(error.reason ?? 'unknown');
     throw new DomainError(
       response.status as DomainError['status'],
       error?.code ?? 'gateway_refused',
@@ -83,9 +85,16 @@ async function post(
   throw new Error(`terminal simulator ${path}: HTTP ${response.status} ${text.slice(0, 200)}`);
 }
 
-function safeJson(
-  text: string,
-): { error?: { code?: string; message?: string; fields?: Record<string, string> } } | undefined {
+function safeJson(text: string):
+  | {
+      error?: {
+        code?: string;
+        message?: string;
+        reason?: string;
+        fields?: Record<string, string>;
+      };
+    }
+  | undefined {
   try {
     return JSON.parse(text);
   } catch {

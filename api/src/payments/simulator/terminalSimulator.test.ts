@@ -1,7 +1,7 @@
 import { createDatabase } from '@issuer/test-support';
 import pg from 'pg';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { GatewayEvent, TerminalPaymentRequest } from '../gateway';
+import { type GatewayEvent, RefundRefused, type TerminalPaymentRequest } from '../gateway';
 import { signatureHeader, verifyWebhook } from '../webhooks/webhookSignature';
 import { migrateTerminalSimulator } from './simulatorTables';
 import { createTerminalSimulator, type TerminalSimulatorOptions } from './terminalSimulator';
@@ -307,22 +307,44 @@ describe('terminal simulator', () => {
     }
   });
 
-  it('refunds a captured payment by refund id, never beyond what was captured', async () => {
+  it('refunds a captured payment by refund id, refusing for good anything beyond what was captured', async () => {
     const sim = simulator(receiver().deliver);
     const request = payment({ amountCents: 1000 });
     await sim.sendPayment(request);
     const refund = (refundId: string, amountCents: number) =>
       sim.refundPayment({ paymentId: request.paymentId, refundId, amountCents, currency: 'CAD' });
-    await expect(refund('re_0', 100)).rejects.toMatchObject({ status: 409 });
+    await expect(refund('re_0', 100)).rejects.toEqual(new RefundRefused('charge_not_captured'));
     await sim.presentCard(at(request));
     await refund('re_1', 600);
     await refund('re_1', 600);
-    await expect(refund('re_2', 401)).rejects.toMatchObject({ status: 409 });
+    await expect(refund('re_2', 401)).rejects.toEqual(new RefundRefused('amount_exceeds_captured'));
+    await expect(refund('re_2', 401)).rejects.toBeInstanceOf(RefundRefused);
     await refund('re_3', 400);
     const { rows } = await pool.query(
       'SELECT sum(amount_cents)::int AS refunded FROM terminal_simulator_refunds WHERE payment_id = $1',
       [request.paymentId],
     );
     expect(rows).toEqual([{ refunded: 1000 }]);
+  });
+
+  it('refuses every refund of a payment made with the refund-failing test card 4000 0000 0000 5126', async () => {
+    const sim = simulator(receiver().deliver);
+    const request = payment({ amountCents: 1000 });
+    await sim.sendPayment(request);
+    await sim.presentCard({ ...at(request), card: '4000 0000 0000 5126' });
+    const refund = (refundId: string) =>
+      sim.refundPayment({
+        paymentId: request.paymentId,
+        refundId,
+        amountCents: 100,
+        currency: 'CAD',
+      });
+    await expect(refund('re_a')).rejects.toEqual(new RefundRefused('expired_or_canceled_card'));
+    await expect(refund('re_a')).rejects.toBeInstanceOf(RefundRefused);
+    const { rowCount } = await pool.query(
+      'SELECT 1 FROM terminal_simulator_refunds WHERE payment_id = $1',
+      [request.paymentId],
+    );
+    expect(rowCount).toBe(0);
   });
 });

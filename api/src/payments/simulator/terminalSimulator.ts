@@ -3,7 +3,12 @@ import { conflict } from '@issuer/events';
 import { inTransaction } from '@issuer/projections';
 import type { Pool, PoolClient } from 'pg';
 import type { Logger } from 'pino';
-import type { GatewayEvent, PaymentTerminalGateway, TerminalPaymentRequest } from '../gateway';
+import {
+  type GatewayEvent,
+  type PaymentTerminalGateway,
+  RefundRefused,
+  type TerminalPaymentRequest,
+} from '../gateway';
 import { type CardOutcome, outcomeOfCard } from './testCards';
 import {
   httpTransport,
@@ -220,7 +225,8 @@ async function expireWaiting(client: Pool | PoolClient, now: Date): Promise<void
 async function decide(client: PoolClient, waiting: Waiting, outcome: CardOutcome, now: Date) {
   await client.query(
     `UPDATE terminal_simulator_payments
-        SET status = $2, decline_reason = $3, card_brand = $4, card_last4 = $5, decided_at = $6
+        SET status = $2, decline_reason = $3, card_brand = $4, card_last4 = $5, decided_at = $6,
+            refund_failure = $7
       WHERE payment_id = $1`,
     [
       waiting.paymentId,
@@ -229,6 +235,7 @@ async function decide(client: PoolClient, waiting: Waiting, outcome: CardOutcome
       outcome.brand,
       outcome.last4,
       now,
+      outcome.approved ? outcome.refundFailure : null,
     ],
   );
 }
@@ -260,8 +267,13 @@ async function refund(
   request: Parameters<PaymentTerminalGateway['refundPayment']>[0],
 ): Promise<void> {
   const { paymentId, refundId, amountCents, currency } = request;
-  const { rows } = await client.query<{ status: string; amount_cents: string; refunded: string }>(
-    `SELECT p.status, p.amount_cents::text,
+  const { rows } = await client.query<{
+    status: string;
+    amount_cents: string;
+    refunded: string;
+    refund_failure: string | null;
+  }>(
+    `SELECT p.status, p.amount_cents::text, p.refund_failure,
             (SELECT coalesce(sum(amount_cents), 0)::text FROM terminal_simulator_refunds r
               WHERE r.payment_id = p.payment_id) AS refunded
        FROM terminal_simulator_payments p WHERE p.payment_id = $1 FOR UPDATE`,
@@ -273,10 +285,12 @@ async function refund(
     [refundId],
   );
   if (already.rowCount) return;
-  if (payment?.status !== 'captured') throw conflict(`Payment ${paymentId} was not captured`);
+  // Refusals for good, as a processor's `failed` refund: asking again is refused again.
+  if (payment?.status !== 'captured') throw new RefundRefused('charge_not_captured');
   if (Number(payment.refunded) + amountCents > Number(payment.amount_cents)) {
-    throw conflict('The refund exceeds what remains refundable on the card');
+    throw new RefundRefused('amount_exceeds_captured');
   }
+  if (payment.refund_failure) throw new RefundRefused(payment.refund_failure);
   await client.query(
     `INSERT INTO terminal_simulator_refunds (refund_id, payment_id, amount_cents, currency, created_at)
      VALUES ($1, $2, $3, $4, $5)`,

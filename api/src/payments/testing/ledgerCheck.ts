@@ -11,7 +11,7 @@ export interface MoneyMoved {
 
 /**
  * After every test that moves money: each company's ledger balances (per entry, running balances,
- * stored totals) and its available balance equals captured − refunded, counted from the Payment
+ * stored totals) and its available balance equals captured − refunded (failed refunds excluded), counted from the Payment
  * streams of the event store (the truth), not from a read model. Reads the store incrementally, so
  * it is cheap to run after each test: `const ledger = ledgerCheck(); afterEach(() => ledger.verify(h));`
  */
@@ -61,11 +61,20 @@ export function ledgerCheck() {
   };
 }
 
+/** A refund the processor refused (PaymentRefundFailed) no longer counts as refunded. */
 function count(moved: Map<string, MoneyMoved>, event: PaymentEvent) {
-  if (event.type !== 'PaymentCaptured' && event.type !== 'PaymentRefunded') return;
+  if (
+    event.type !== 'PaymentCaptured' &&
+    event.type !== 'PaymentRefunded' &&
+    event.type !== 'PaymentRefundFailed'
+  ) {
+    return;
+  }
   const totals = moved.get(event.data.companyId) ?? { capturedCents: 0n, refundedCents: 0n };
-  if (event.type === 'PaymentCaptured') totals.capturedCents += BigInt(event.data.amountCents);
-  else totals.refundedCents += BigInt(event.data.amountCents);
+  const cents = BigInt(event.data.amountCents);
+  if (event.type === 'PaymentCaptured') totals.capturedCents += cents;
+  else if (event.type === 'PaymentRefunded') totals.refundedCents += cents;
+  else totals.refundedCents -= cents;
   moved.set(event.data.companyId, totals);
 }
 

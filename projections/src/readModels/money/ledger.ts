@@ -38,6 +38,8 @@ export function transfer(entry: {
 /** A capture moves money from the card network into the company's available balance. */
 export const captureEntryId = (paymentId: string) => `capture:${paymentId}`;
 export const refundEntryId = (refundId: string) => `refund:${refundId}`;
+/** The reversal of a refund the processor refused: the money comes back to the balance. */
+export const refundFailedEntryId = (refundId: string) => `refund-failed:${refundId}`;
 
 interface AccountTotals {
   companyId: string;
@@ -300,7 +302,7 @@ export interface LedgerConsistency {
 
 /**
  * For tests after every money movement: the ledger balances per entry, the stored running
- * balances and totals agree with a full recount, and available = captured − refunded.
+ * balances and totals agree with a full recount, and available = captured − refunded (refundedCents excludes refunds that failed).
  */
 export async function ledgerConsistency(
   db: Queryable,

@@ -149,6 +149,84 @@ describe('a payment through its life', () => {
   });
 });
 
+describe('a refund the processor refused', () => {
+  const p = paymentEvents('co-f', 'pay-f');
+  const failedAt = '2026-01-11T09:00:05.000Z';
+
+  it('given a refund then its failure, then the refund row is failed with net 0, the payment refunded less, the ledger reversed', async () => {
+    await given([
+      p.requested({ amountCents: 5000 }),
+      p.captured(5000),
+      p.refunded('ref-f1', 1000, '2026-01-11T09:00:00.000Z'),
+    ]);
+    await given([
+      p.refunded('ref-f2', 2000, '2026-01-11T09:00:01.000Z'),
+      p.refundFailed('ref-f2', 2000, failedAt),
+    ]);
+    expect(await getPayment(db.pool, 'co-f', 'pay-f')).toMatchObject({
+      status: 'partially_refunded',
+      refundedCents: 1000,
+      refunds: [
+        { id: 'ref-f1', status: 'succeeded', failureReason: null },
+        { id: 'ref-f2', status: 'failed', failureReason: 'expired_or_canceled_card' },
+      ],
+    });
+    expect(await getTransaction(db.pool, 'co-f', 'ref-f2')).toMatchObject({
+      kind: 'refund',
+      status: 'failed',
+      amountCents: 2000,
+      netCents: 0,
+    });
+    const list = await transactions('co-f');
+    expect([list.total, list.netCents]).toEqual([3, 4000n]);
+    const failedOnly = await transactions('co-f', { filter: { status: ['failed'] } });
+    expect(failedOnly.rows.map((row) => row.id)).toEqual(['ref-f2']);
+    const refunds = await transactions('co-f', { filter: { kind: ['refund'] } });
+    expect([refunds.total, refunds.netCents]).toEqual([2, -1000n]);
+    await expectConsistent('co-f', 4000n);
+    expect(await ledgerConsistency(db.pool, 'co-f')).toMatchObject({
+      capturedCents: 5000n,
+      refundedCents: 1000n,
+    });
+    const { rows } = await db.pool.query(
+      `SELECT account, debit_cents::int AS debit, credit_cents::int AS credit FROM ledger_lines
+        WHERE entry_id = 'refund-failed:ref-f2' ORDER BY line_no`,
+    );
+    expect(rows).toEqual([
+      { account: 'external:card', debit: 2000, credit: 0 },
+      { account: 'company:co-f:available', debit: 0, credit: 2000 },
+    ]);
+    expect(await getAvailableBalanceAsOf(db.pool, 'co-f', new Date(failedAt))).toBe(4000n);
+  });
+
+  it('given the last refund failed, then the payment is back to captured', async () => {
+    await given([p.refundFailed('ref-f1', 1000)]);
+    expect(await getPayment(db.pool, 'co-f', 'pay-f')).toMatchObject({
+      status: 'captured',
+      refundedCents: 0,
+    });
+    await expectConsistent('co-f', 5000n);
+  });
+
+  it('given the whole history again (a rebuild), then nothing changes', async () => {
+    const batch = recorded(
+      [
+        p.requested({ amountCents: 5000 }),
+        p.captured(5000),
+        p.refunded('ref-f1', 1000, '2026-01-11T09:00:00.000Z'),
+        p.refunded('ref-f2', 2000, '2026-01-11T09:00:01.000Z'),
+        p.refundFailed('ref-f2', 2000, failedAt),
+        p.refundFailed('ref-f1', 1000),
+      ],
+      1n,
+    );
+    const before = await transactions('co-f');
+    await db.apply(moneyProjection, batch);
+    expect(await transactions('co-f')).toEqual(before);
+    await expectConsistent('co-f', 5000n);
+  });
+});
+
 describe('payments that move no money', () => {
   it('given declined, cancelled and expired payments, then their statuses and no ledger lines', async () => {
     const d = paymentEvents('co-c', 'pay-d');

@@ -7,7 +7,14 @@ import {
 } from '@issuer/events';
 import type { PoolClient } from 'pg';
 import type { Projection } from '../../projection';
-import { captureEntryId, type LedgerLine, postLines, refundEntryId, transfer } from './ledger';
+import {
+  captureEntryId,
+  type LedgerLine,
+  postLines,
+  refundEntryId,
+  refundFailedEntryId,
+  transfer,
+} from './ledger';
 import { NameBook, nameEventTypes } from './names';
 import {
   evolvePaymentRow,
@@ -20,6 +27,7 @@ import { moneyMigration, moneyTables } from './schema';
 import {
   addCounts,
   captureTransaction,
+  failTransactions,
   insertTransactions,
   refundTransaction,
   type TransactionRow,
@@ -46,6 +54,7 @@ export const moneyProjection: Projection = {
     const after = new Map(before);
     const changed = new Set<string>();
     const transactions: TransactionRow[] = [];
+    const failedRefunds: string[] = [];
     const lines: LedgerLine[] = [];
     for (const recorded of events) {
       const event = asPaymentEvent(recorded);
@@ -61,17 +70,19 @@ export const moneyProjection: Projection = {
       after.set(id, next);
       changed.add(id);
       moneyMoved(event, next, recorded.position, transactions, lines);
+      if (event.type === 'PaymentRefundFailed') failedRefunds.push(event.data.refundId);
     }
     const rows = [...changed].flatMap((id) => after.get(id) ?? []);
     await upsertPayments(client, rows);
     await addCounts(client, paymentCountChanges(rows, before));
     await insertTransactions(client, transactions);
+    await failTransactions(client, failedRefunds);
     await postLines(client, lines);
     await names.save(client);
   },
 };
 
-/** A capture or a refund: its transaction and its balanced ledger entry. */
+/** A capture or a refund: its transaction and its balanced ledger entry; a failed refund: its reversal. */
 function moneyMoved(
   event: PaymentEvent,
   payment: PaymentRow,
@@ -104,6 +115,17 @@ function moneyMoved(
         credit: ledgerAccounts.externalCard,
         amountCents: refund.amountCents,
         postedAt: refund.refundedAt,
+      }),
+    );
+  } else if (event.type === 'PaymentRefundFailed') {
+    lines.push(
+      ...transfer({
+        ...common,
+        entryId: refundFailedEntryId(event.data.refundId),
+        debit: ledgerAccounts.externalCard,
+        credit: available,
+        amountCents: event.data.amountCents,
+        postedAt: event.data.failedAt,
       }),
     );
   }

@@ -17,6 +17,9 @@ export interface RefundRow {
   reason: string;
   refundedBy: string;
   refundedAt: string;
+  /** `failed` once the processor refused it: it no longer counts in refundedCents. */
+  status: 'succeeded' | 'failed';
+  failureReason: string | null;
 }
 
 /** One payment as the Payment resource shows it. */
@@ -112,11 +115,35 @@ export function evolvePaymentRow(
     case 'PaymentRefunded': {
       const { refundId, amountCents, reason, refundedBy, refundedAt } = event.data;
       const refundedCents = row.refundedCents + amountCents;
+      const refund: RefundRow = {
+        id: refundId,
+        amountCents,
+        reason,
+        refundedBy,
+        refundedAt,
+        status: 'succeeded',
+        failureReason: null,
+      };
       return {
         ...row,
-        refunds: [...row.refunds, { id: refundId, amountCents, reason, refundedBy, refundedAt }],
+        refunds: [...row.refunds, refund],
         refundedCents,
-        status: refundedCents >= row.amountCents ? 'refunded' : 'partially_refunded',
+        status: refundedStatus(row, refundedCents),
+        position,
+      };
+    }
+    case 'PaymentRefundFailed': {
+      const { refundId, amountCents, reason } = event.data;
+      const refundedCents = row.refundedCents - amountCents;
+      return {
+        ...row,
+        refunds: row.refunds.map((refund) =>
+          refund.id === refundId
+            ? { ...refund, status: 'failed' as const, failureReason: reason }
+            : refund,
+        ),
+        refundedCents,
+        status: refundedStatus(row, refundedCents),
         position,
       };
     }
@@ -125,6 +152,11 @@ export function evolvePaymentRow(
       return row;
     }
   }
+}
+
+function refundedStatus(row: PaymentRow, refundedCents: number): PaymentStatus {
+  if (refundedCents <= 0) return 'captured';
+  return refundedCents >= row.amountCents ? 'refunded' : 'partially_refunded';
 }
 
 export interface StoredPayment {
@@ -171,7 +203,12 @@ export function toPaymentRow(stored: StoredPayment): PaymentRow {
     cardBrand: stored.card_brand,
     cardLast4: stored.card_last4,
     refundedCents: Number(stored.refunded_cents),
-    refunds: stored.refunds,
+    // Rows written before refunds could fail carry no status: they succeeded.
+    refunds: stored.refunds.map((refund) => ({
+      ...refund,
+      status: refund.status ?? 'succeeded',
+      failureReason: refund.failureReason ?? null,
+    })),
     requestedBy: stored.requested_by,
     requestedAt: stored.requested_at.toISOString(),
     expiresAt: stored.expires_at.toISOString(),

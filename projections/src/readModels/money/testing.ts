@@ -91,5 +91,14 @@ export const paymentEvents = (companyId: string, paymentId: string) => {
         refundedAt,
       },
     }),
+    refundFailed: (
+      refundId: string,
+      amountCents: number,
+      failedAt = '2026-01-11T09:00:05.000Z',
+      reason = 'expired_or_canceled_card',
+    ): PaymentEvent => ({
+      type: 'PaymentRefundFailed',
+      data: { ...ids, refundId, amountCents, currency: 'CAD', reason, failedAt },
+    }),
   };
 };

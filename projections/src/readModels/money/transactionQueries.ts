@@ -109,7 +109,7 @@ export async function* streamTransactions(
   }
 }
 
-/** Every movement recorded so far has succeeded: a status filter that names it filters nothing. */
+/** A status filter that names every status filters nothing (answered from the counts). */
 function withoutNoOpStatus(filter: TransactionFilter): TransactionFilter {
   const { status, ...rest } = filter;
   if (!status || transactionStatuses.every((known) => status.includes(known))) return rest;

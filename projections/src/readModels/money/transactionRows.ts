@@ -3,17 +3,17 @@ import type { PaymentRow } from './paymentRows';
 
 export const transactionKinds = ['payment', 'refund'] as const;
 export type TransactionKind = (typeof transactionKinds)[number];
-export const transactionStatuses = ['succeeded'] as const;
+export const transactionStatuses = ['succeeded', 'failed'] as const;
 export type TransactionStatus = (typeof transactionStatuses)[number];
 
-/** One money movement: a captured payment or a refund. */
+/** One money movement: a captured payment or a refund (`failed` when the processor refused it). */
 export interface TransactionRow {
   id: string;
   companyId: string;
   kind: TransactionKind;
   status: TransactionStatus;
   amountCents: number;
-  /** Signed: + for a payment, − for a refund. */
+  /** Signed: + for a payment, − for a refund; 0 for a failed refund (no money moved). */
   netCents: number;
   currency: 'CAD';
   paymentId: string;
@@ -200,4 +200,37 @@ export async function addCounts(
         AND c.total = 0 AND c.net_cents = 0`,
     [JSON.stringify(records)],
   );
+}
+
+/**
+ * Marks refunds the processor refused as failed: their net no longer counts (net 0), and the
+ * totals get their net back. Only a row not failed yet changes, so a replay changes nothing.
+ */
+export async function failTransactions(
+  client: PoolClient,
+  refundIds: readonly string[],
+): Promise<void> {
+  if (refundIds.length === 0) return;
+  const { rows: failed } = await client.query<{
+    company_id: string;
+    kind: string;
+    customer_id: string | null;
+    terminal_id: string | null;
+    amount_cents: string;
+  }>(
+    `UPDATE money_transactions SET status = 'failed', net_cents = 0
+      WHERE transaction_id = ANY($1) AND kind = 'refund' AND status <> 'failed'
+      RETURNING company_id, kind, customer_id, terminal_id, amount_cents`,
+    [refundIds],
+  );
+  const deltas = new Map<string, { total: number; net: bigint }>();
+  for (const row of failed) {
+    for (const [dimension, value] of transactionCountKeys(row)) {
+      const key = JSON.stringify([row.company_id, 'transactions', dimension, value]);
+      const delta = deltas.get(key) ?? { total: 0, net: 0n };
+      delta.net += BigInt(row.amount_cents);
+      deltas.set(key, delta);
+    }
+  }
+  await addCounts(client, deltas);
 }
