@@ -1,8 +1,18 @@
-import { readFile } from 'node:fs/promises';
+import { mkdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { expect, it } from 'vitest';
 import type { Company, Portal } from './support/portal';
-import { freshPage, open, seedStorage, tokenKey, visible, waitForPath } from './support/screens';
+import {
+  freshPage,
+  insideWindow,
+  open,
+  seedStorage,
+  sidewaysOverflow,
+  tokenKey,
+  visible,
+  waitForPath,
+} from './support/screens';
 import { describeInBrowser } from './support/suite';
 
 /** What a user reads and clicks, in each language the tests walk through. */
@@ -91,8 +101,6 @@ const languages = {
   },
 } as const;
 
-type Texts = (typeof languages)[keyof typeof languages];
-
 interface Customer {
   id: string;
   email: string;
@@ -121,22 +129,45 @@ const addCustomer = (portal: Portal, company: Company, body: Record<string, unkn
 async function customersPage(
   suite: { browser: Browser; portal: Portal },
   company: Company,
-  texts: Texts,
+  texts: { locale: string },
   path = '/customers/all',
+  viewport?: { width: number; height: number },
 ) {
-  const opened = await freshPage(suite.browser);
+  const opened = await freshPage(suite.browser, viewport);
   await seedStorage(opened.page, suite.portal, { [tokenKey]: company.token, locale: texts.locale });
   await open(opened.page, suite.portal, path);
   await waitForPath(opened.page, path);
   // The first screen signs in and loads the customers code: give it longer than a later step.
   await opened.page
-    .locator('table tbody tr, [data-testid=investor-status]')
+    .locator('table tbody tr, .RaList-main li, [data-testid=investor-status]')
     .first()
     .waitFor({ state: 'visible', timeout: 30_000 });
   return opened;
 }
 
 const dialog = (page: Page) => page.getByRole('dialog');
+
+/** CUSTOMERS_SHOTS=/some/dir keeps a picture of each screen the layout test checks. */
+async function shoot(page: Page, name: string) {
+  const dir = process.env.CUSTOMERS_SHOTS;
+  if (!dir) return;
+  await mkdir(dir, { recursive: true });
+  await page.screenshot({ path: join(dir, `${name}.png`) });
+}
+
+/** Emails as long as real ones get: they must wrap or shorten, never widen the page. */
+const longCustomers = [
+  ['Grace', 'Hopper', 'grace1.hopper'],
+  ['Alan', 'Turing', 'alan2.turing'],
+  ['Edsger', 'Dijkstra', 'edsger3.dijkstra'],
+].map(([name, lastName, mailbox], index) => ({
+  name,
+  lastName,
+  email: `${mailbox}.with.a.long.address@navy-research.example`,
+  phone: `+1 555 010${index}`,
+  company: 'United States Navy Research',
+  tags: ['vip', 'early'],
+}));
 
 /**
  * Escape on the dialog itself (the focus may have left it: a file upload, a button disabled while
@@ -398,6 +429,48 @@ describeInBrowser('customers', (suite) => {
       const details = page.getByRole('region').filter({ has: page.getByLabel(texts.asOf) });
       await visible(details.getByRole('status'));
       await visible(details.getByText(texts.registered, { exact: true }));
+      await context.close();
+    });
+  }
+
+  const desktop = { width: 1280, height: 900 };
+  const phone = { width: 390, height: 844 };
+  // The widths and languages the defect showed in: LTR and RTL at 1280 px, RTL on a phone.
+  const screens = [
+    { language: 'English', texts: { locale: 'en' }, viewport: desktop },
+    { language: 'Turkish', texts: { locale: 'tr' }, viewport: desktop },
+    { language: 'Arabic', texts: { locale: 'ar' }, viewport: desktop },
+    { language: 'Arabic', texts: { locale: 'ar' }, viewport: phone },
+  ] as const;
+  for (const { language, texts, viewport } of screens) {
+    it(`fits customers with long emails in the window, list and page, without sideways scroll (${language}, ${viewport.width} px)`, async () => {
+      const company = await verifiedCompany(suite.portal);
+      const added = [];
+      for (const customer of longCustomers)
+        added.push(await addCustomer(suite.portal, company, customer));
+      const { context, page } = await customersPage(
+        suite,
+        company,
+        texts,
+        '/customers/all',
+        viewport,
+      );
+      const shot = `${language}-${viewport.width}`;
+      for (const { email } of longCustomers) await visible(page.getByText(email).first());
+      await shoot(page, `list-${shot}`);
+      expect(await sidewaysOverflow(page)).toEqual([]);
+      for (const { name, lastName, email } of longCustomers) {
+        expect(await insideWindow(page.getByText(`${name} ${lastName}`).first())).toBe(true);
+        expect(await insideWindow(page.getByText(email).first())).toBe(true);
+      }
+
+      await page.goto(`${suite.portal.url}/customers/all/${added[0]?.id}`);
+      const heading = page.getByRole('heading', { level: 1, name: 'Grace Hopper' });
+      await visible(heading);
+      await shoot(page, `page-${shot}`);
+      expect(await sidewaysOverflow(page)).toEqual([]);
+      expect(await insideWindow(heading)).toBe(true);
+      expect(await insideWindow(page.getByText(longCustomers[0]?.email ?? '').first())).toBe(true);
       await context.close();
     });
   }

@@ -3,7 +3,15 @@ import { join } from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { expect, it } from 'vitest';
 import type { Company, Portal } from './support/portal';
-import { freshPage, open, seedStorage, tokenKey, visible, waitForPath } from './support/screens';
+import {
+  freshPage,
+  open,
+  seedStorage,
+  sidewaysOverflow,
+  tokenKey,
+  visible,
+  waitForPath,
+} from './support/screens';
 import { describeInBrowser } from './support/suite';
 
 /** What a user reads and clicks, in each language the tests walk through. */
@@ -158,25 +166,6 @@ const money = (page: Page, cents: number, locale: string) =>
     },
     [cents, locale] as const,
   );
-
-/**
- * The layout fits the window: nothing scrolls sideways, at 390 px included. Answers the elements
- * that stick out (none when it fits), so a failure says which.
- */
-const sidewaysOverflow = (page: Page) =>
-  page.evaluate(() => {
-    const root = document.documentElement;
-    if (root.scrollWidth <= root.clientWidth) return [];
-    return [...document.body.querySelectorAll('*')]
-      .filter((element) => {
-        const box = element.getBoundingClientRect();
-        return box.right > root.clientWidth + 1 || box.left < -1;
-      })
-      .slice(0, 5)
-      .map(
-        (element) => `${element.tagName}.${element.className} ${element.textContent?.slice(0, 40)}`,
-      );
-  });
 
 /** A message shown with its placeholder unfilled would show `%{name}`. */
 const showsRawPlaceholder = (page: Page) =>

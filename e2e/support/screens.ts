@@ -124,3 +124,33 @@ export async function chooseLanguage(page: Page, name: RegExp): Promise<void> {
 }
 
 export const arabic = /العربية|arabic/i;
+
+/**
+ * The layout fits the window: nothing scrolls sideways, at 390 px included. Answers the elements
+ * that stick out (none when it fits), so a failure says which.
+ */
+export const sidewaysOverflow = (page: Page) =>
+  page.evaluate(() => {
+    const root = document.documentElement;
+    if (root.scrollWidth <= root.clientWidth) return [];
+    return [...document.body.querySelectorAll('*')]
+      .filter((element) => {
+        const box = element.getBoundingClientRect();
+        return box.right > root.clientWidth + 1 || box.left < -1;
+      })
+      .slice(0, 5)
+      .map(
+        (element) => `${element.tagName}.${element.className} ${element.textContent?.slice(0, 40)}`,
+      );
+  });
+
+/**
+ * Whether the element shows within the window's width: a layout pushed sideways (an RTL page
+ * whose content overflows to the left) leaves it in the page but out of sight.
+ */
+export const insideWindow = (locator: Locator) =>
+  locator.evaluate((element) => {
+    const box = element.getBoundingClientRect();
+    const width = document.documentElement.clientWidth;
+    return box.width > 0 && box.left >= -1 && box.right <= width + 1;
+  });

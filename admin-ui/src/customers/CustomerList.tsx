@@ -7,7 +7,17 @@ import PersonAdd from '@mui/icons-material/PersonAdd';
 import ReceiptLong from '@mui/icons-material/ReceiptLong';
 import Star from '@mui/icons-material/Star';
 import StarBorder from '@mui/icons-material/StarBorder';
-import { Box, Card, CardContent, IconButton, Stack, Tooltip, Typography } from '@mui/material';
+import {
+  Box,
+  Card,
+  CardContent,
+  IconButton,
+  Stack,
+  Tooltip,
+  Typography,
+  useMediaQuery,
+} from '@mui/material';
+import type { Theme } from '@mui/material/styles';
 import {
   lazy,
   type MouseEvent,
@@ -28,6 +38,7 @@ import {
   List,
   SearchInput,
   SelectColumnsButton,
+  SimpleList,
   TextField,
   TopToolbar,
   useListContext,
@@ -92,7 +103,17 @@ function useCustomerCommand() {
 
 function FilterSidebar() {
   return (
-    <Card sx={{ order: -1, mr: 2, mt: 8, width: 200, flexShrink: 0 }}>
+    // Hidden below md: beside the list it would leave the rows no room on a phone.
+    <Card
+      sx={{
+        order: -1,
+        mr: 2,
+        mt: 8,
+        width: 200,
+        flexShrink: 0,
+        display: { xs: 'none', md: 'block' },
+      }}
+    >
       <CardContent>
         <FilterList label="app.customers.views.starred" icon={<Star />}>
           <FilterListItem label="app.customers.views.starred" value={{ starred: true }} />
@@ -175,7 +196,8 @@ function DialogButton({
 function ListActions() {
   const canChange = useCanChangeCustomers();
   return (
-    <TopToolbar>
+    // From md up the buttons keep one line, under the search when both do not fit (see the List).
+    <TopToolbar sx={{ flexWrap: { xs: 'wrap', md: 'nowrap' }, ml: 'auto' }}>
       {canChange && (
         <>
           <DialogButton
@@ -342,6 +364,78 @@ function RowActions() {
 }
 
 /**
+ * The customers as a table, or on a phone as a compact list (name, email, investor status) that
+ * opens the customer; the table's columns would not fit there.
+ */
+function CustomerRows({ view }: { view: string | undefined }) {
+  const translate = useTranslate();
+  const small = useMediaQuery((theme: Theme) => theme.breakpoints.down('md'), { noSsr: true });
+  if (small) {
+    return (
+      <SimpleList<Customer>
+        empty={<NoCustomers />}
+        rowClick={(id) => `/customers/${view}/${id}`}
+        primaryText={(customer) => fullName(customer)}
+        secondaryText={(customer) => <bdi>{customer.email}</bdi>}
+        tertiaryText={(customer) => translate(investorStatusLabel(customer.investorStatus))}
+        rowSx={() => ({ overflowWrap: 'anywhere' })}
+      />
+    );
+  }
+  return (
+    <DatagridConfigurable
+      empty={<NoCustomers />}
+      rowClick={(id) => `/customers/${view}/${id}`}
+      bulkActionButtons={<BulkActions />}
+      omit={['company', 'jobTitle', 'tags', 'createdAt']}
+      // The table scrolls, not the root: the selection's toolbar sits above the root's box.
+      sx={{ maxWidth: '100%', '& .RaDatagrid-tableWrapper': { overflowX: 'auto' } }}
+    >
+      <FunctionField source="starred" label={field('starred')} render={() => <StarToggle />} />
+      <FunctionField
+        source="name"
+        label={field('fullName')}
+        render={(customer: Customer) => fullName(customer)}
+      />
+      <TextField
+        source="email"
+        label={field('email')}
+        sx={{ overflowWrap: 'anywhere', minWidth: 160, display: 'block' }}
+      />
+      <FunctionField
+        source="phone"
+        label={field('phone')}
+        render={(customer: Customer) => (
+          <bdi dir="ltr" style={{ whiteSpace: 'nowrap' }}>
+            {customer.phone}
+          </bdi>
+        )}
+      />
+      <TextField source="company" label={field('company')} />
+      <TextField source="jobTitle" label={field('jobTitle')} />
+      <FunctionField
+        source="investorStatus"
+        label={field('investorStatus')}
+        render={(customer: Customer) => translate(investorStatusLabel(customer.investorStatus))}
+      />
+      <FunctionField
+        source="leadStatus"
+        label={field('leadStatus')}
+        render={(customer: Customer) => translate(leadStatusLabel(customer.leadStatus))}
+      />
+      <FunctionField
+        source="tags"
+        label={field('tags')}
+        sortable={false}
+        render={(customer: Customer) => customer.tags.join(', ')}
+      />
+      <DateField source="createdAt" label={field('createdAt')} />
+      <FunctionField label="" render={() => <RowActions />} />
+    </DatagridConfigurable>
+  );
+}
+
+/**
  * `/customers/:view`: all customers, the starred ones, or those of one investor or lead status,
  * with search, sort, pages, the filter sidebar, a column chooser and bulk commands.
  */
@@ -366,48 +460,10 @@ export default function CustomerList() {
       actions={<ListActions />}
       exporter={false}
       empty={false}
+      // A wide table scrolls inside its card, never the page.
+      sx={{ '& .RaList-main': { minWidth: 0 }, '& .RaList-actions': { flexWrap: { md: 'wrap' } } }}
     >
-      <DatagridConfigurable
-        empty={<NoCustomers />}
-        rowClick={(id) => `/customers/${view}/${id}`}
-        bulkActionButtons={<BulkActions />}
-        omit={['company', 'jobTitle', 'tags', 'createdAt']}
-      >
-        <FunctionField source="starred" label={field('starred')} render={() => <StarToggle />} />
-        <FunctionField
-          source="name"
-          label={field('fullName')}
-          render={(customer: Customer) => fullName(customer)}
-        />
-        <TextField source="email" label={field('email')} />
-        <FunctionField
-          source="phone"
-          label={field('phone')}
-          render={(customer: Customer) => (
-            <bdi style={{ whiteSpace: 'nowrap' }}>{customer.phone}</bdi>
-          )}
-        />
-        <TextField source="company" label={field('company')} />
-        <TextField source="jobTitle" label={field('jobTitle')} />
-        <FunctionField
-          source="investorStatus"
-          label={field('investorStatus')}
-          render={(customer: Customer) => translate(investorStatusLabel(customer.investorStatus))}
-        />
-        <FunctionField
-          source="leadStatus"
-          label={field('leadStatus')}
-          render={(customer: Customer) => translate(leadStatusLabel(customer.leadStatus))}
-        />
-        <FunctionField
-          source="tags"
-          label={field('tags')}
-          sortable={false}
-          render={(customer: Customer) => customer.tags.join(', ')}
-        />
-        <DateField source="createdAt" label={field('createdAt')} />
-        <FunctionField label="" render={() => <RowActions />} />
-      </DatagridConfigurable>
+      <CustomerRows view={view} />
     </List>
   );
 }
