@@ -49,6 +49,8 @@ const environmentSchema = z.object({
   TERMINAL_WEBHOOK_SECRET: z.string().optional(),
   TERMINAL_GATEWAY_URL: z.string().url().optional(),
   TERMINAL_WEBHOOK_URL: z.string().url().optional(),
+  TERMINAL_SIMULATOR_DUPLICATE_RATE: z.coerce.number().min(0).max(1).default(0),
+  TERMINAL_SIMULATOR_REORDER_RATE: z.coerce.number().min(0).max(1).default(0),
   TERMINAL_SIMULATOR_PORT: z.coerce.number().int().min(1).max(65535).default(3100),
   PAYMENTS_TEST_FAILPOINT: z.enum(paymentFailpoints).optional(),
   TRUSTED_PROXIES: z
@@ -98,6 +100,8 @@ export interface Config {
   terminalGatewayUrl: string | undefined;
   /** Port of `npm run terminal-simulator`. */
   terminalSimulatorPort: number;
+  /** Shares of the simulator's webhooks sent twice, and of approvals reported capture first. */
+  terminalSimulatorMisbehaviour: { duplicateRate: number; reorder: number };
   /** Where `npm run terminal-simulator` posts its webhooks (default: the API on PORT, this host). */
   terminalWebhookUrl: string;
   /** Tests only: where the process kills itself while taking a payment. */
@@ -164,6 +168,10 @@ export async function loadConfig(
       serves === 'api' ? webhookSecret(e.TERMINAL_WEBHOOK_SECRET, secret) : new Uint8Array(),
     terminalGatewayUrl: e.TERMINAL_GATEWAY_URL,
     terminalSimulatorPort: e.TERMINAL_SIMULATOR_PORT,
+    terminalSimulatorMisbehaviour: {
+      duplicateRate: e.TERMINAL_SIMULATOR_DUPLICATE_RATE,
+      reorder: e.TERMINAL_SIMULATOR_REORDER_RATE,
+    },
     paymentsTestFailpoint: e.PAYMENTS_TEST_FAILPOINT,
     terminalWebhookUrl:
       e.TERMINAL_WEBHOOK_URL ?? `http://127.0.0.1:${e.PORT}/api/payments/webhooks/terminal`,

@@ -77,10 +77,34 @@ export async function openInfrastructure(config: Config, logger: Logger): Promis
     store,
     async close() {
       await store.close();
-      await pool.end();
+      await endPool(pool);
       await database.stop();
     },
   };
+}
+
+/**
+ * `pool.end()` resolves once it has asked each connection to close, not once they have: stopping
+ * PostgreSQL right after would terminate them and make the pool emit an error (and crash on a
+ * pool without an error listener). This waits for every connection's close (bounded).
+ */
+export async function endPool(pool: pg.Pool, timeoutMs = 5_000): Promise<void> {
+  const open = pool.totalCount;
+  let closed = 0;
+  const allClosed = new Promise<void>((resolve) => {
+    if (open === 0) resolve();
+    pool.on('remove', () => {
+      closed += 1;
+      if (closed >= open) resolve();
+    });
+  });
+  await pool.end();
+  let timer: NodeJS.Timeout | undefined;
+  const bound = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, timeoutMs);
+  });
+  await Promise.race([allClosed, bound]);
+  clearTimeout(timer);
 }
 
 async function openDatabase(config: Config, logger: Logger) {

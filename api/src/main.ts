@@ -13,6 +13,7 @@ import type { AppDependencies, ReadModelWaiter } from './http';
 import {
   allProjections,
   createLogger,
+  endPool,
   type Infrastructure,
   loadConfigOrExit,
   openInfrastructure,
@@ -73,13 +74,14 @@ async function main() {
   );
   if (guidance) console.log(`\n${guidance}\n`);
   gateway.simulator?.start();
-  const scheduler = startPaymentScheduler(deps);
+  // A crash-test process (PAYMENTS_TEST_FAILPOINT) dies at its point; resuming is the next life's job.
+  const scheduler = config.paymentsTestFailpoint ? undefined : startPaymentScheduler(deps);
 
   const stop = async (signal: NodeJS.Signals) => {
     logger.info({ signal }, 'shutting down');
     try {
       // Their work in flight may call this server (the simulator's webhooks): before it closes.
-      await scheduler.stop();
+      await scheduler?.stop();
       await gateway.simulator?.stop();
       await closeServer(server);
       await publishing?.stop();
@@ -114,6 +116,7 @@ function terminalGateway(
     secret,
     webhookUrl: `http://127.0.0.1:${config.port}/api${terminalWebhookPath}`,
     logger,
+    delivery: config.terminalSimulatorMisbehaviour,
   });
   return { adapter: simulator, simulator };
 }
@@ -193,7 +196,7 @@ async function startReadSide({ config, store, pool, logger }: Infrastructure): P
     status: () => runner.status(),
     stop: async () => {
       await runner.stop();
-      await projectorPool.end();
+      await endPool(projectorPool);
     },
   };
 }

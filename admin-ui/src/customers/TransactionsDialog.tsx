@@ -105,7 +105,7 @@ export function TransactionsDialog({
         )}
       </DialogContent>
       <DialogActions sx={{ flexWrap: 'wrap' }}>
-        <TakePaymentButton customerId={customer.id} />
+        <TakePaymentButton customerId={customer.id} labelled />
         <Button
           component={Link}
           to={`/transactions/all?filter=${encodeURIComponent(JSON.stringify(filter))}`}

@@ -88,6 +88,7 @@ function CompanyAccount({ user, locale }: { user: SessionUser; locale: string })
           {user.data.verified === 1 && (
             <TakePaymentButton
               variant="outlined"
+              labelled
               sx={{ mt: 1, color: 'inherit', borderColor: 'currentColor', alignSelf: 'flex-start' }}
             />
           )}

@@ -101,7 +101,7 @@ describe('the balance after payments and refunds', () => {
     const staff = await tokenWithRoles(a, ['staff', 'user']);
     expect((await balance(staff)).body).toMatchObject({ availableCents: 10_051 });
     expect((await balance(staff, '2026-01-31T00:00:00Z')).status).toBe(403);
-    for (const bad of ['yesterday', '2026-13-01', '31/01/2026', '']) {
+    for (const bad of ['yesterday', '2026-13-01', '2026-02-30', '31/01/2026', '']) {
       const res = await h.call('GET', `/api/balance?asOf=${encodeURIComponent(bad)}`, {
         token: a.token,
       });

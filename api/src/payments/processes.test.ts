@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { runningPostmaster } from '@issuer/eventstore/embedded';
+import { ledgerConsistency } from '@issuer/projections';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { PaymentFailpoint } from './scheduler/failpoints';
@@ -18,17 +19,98 @@ import type { PaymentFailpoint } from './scheduler/failpoints';
 const repoRoot = resolve(import.meta.dirname, '../../..');
 const operator = { email: 'ops@payments.test', password: 'aurora-Lynx-2025' };
 const children: ChildProcess[] = [];
-let dataDir: string | undefined;
+const dataDirs: string[] = [];
 
 afterAll(async () => {
   for (const child of children) child.kill('SIGKILL');
-  if (!dataDir) return;
-  const cluster = join(dataDir, 'postgres');
-  const postmaster = await runningPostmaster(cluster);
-  if (postmaster) process.kill(postmaster.pid, 'SIGINT');
-  while (postmaster && (await runningPostmaster(cluster))) await delay(50);
-  await rm(dataDir, { recursive: true, force: true });
+  for (const dataDir of dataDirs) {
+    const cluster = join(dataDir, 'postgres');
+    const postmaster = await runningPostmaster(cluster);
+    if (postmaster) process.kill(postmaster.pid, 'SIGINT');
+    while (postmaster && (await runningPostmaster(cluster))) await delay(50);
+    await rm(dataDir, { recursive: true, force: true });
+  }
 });
+
+/** A data folder and ports of its own: what `npm start` needs, with an operator. */
+async function newSite() {
+  const dataDir = await mkdtemp(join(tmpdir(), 'issuer-payments-'));
+  dataDirs.push(dataDir);
+  await chmod(dataDir, 0o755);
+  const [port, postgresPort] = [await freePort(), await freePort()];
+  const env = {
+    PORT: String(port),
+    EMBEDDED_POSTGRES_PORT: String(postgresPort),
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'warn',
+    OPERATOR_EMAIL: operator.email,
+    OPERATOR_PASSWORD: operator.password,
+  };
+  const base = `http://127.0.0.1:${port}/api`;
+  const call = async (method: string, path: string, token?: string, body?: unknown) => {
+    const res = await fetch(`${base}${path}`, {
+      method,
+      headers: {
+        ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
+        ...(token ? { Authorization: `Bearer ${token}` } : {}),
+      },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+    return { status: res.status, body: (await res.json()) as Answer };
+  };
+  const databaseUrl = `postgres://postgres:postgres@127.0.0.1:${postgresPort}/postgres`;
+  const database = () => new pg.Client({ connectionString: databaseUrl });
+  /** The company's ledger balances and equals what was captured (after every money test). */
+  const expectLedger = async (companyId: string, capturedCents: bigint) => {
+    const pool = new pg.Pool({ connectionString: databaseUrl, max: 1 });
+    try {
+      expect(await ledgerConsistency(pool, companyId), `ledger of ${companyId}`).toEqual({
+        balanced: true,
+        availableCents: capturedCents,
+        capturedCents,
+        refundedCents: 0n,
+      });
+    } finally {
+      await pool.end();
+    }
+  };
+  return { env, port, call, database, expectLedger };
+}
+
+/** A verified company with one terminal, through the API as a user and the operator would. */
+async function companyWithTerminal(
+  site: Awaited<ReturnType<typeof newSite>>,
+  db: pg.Client,
+  symbol: string,
+) {
+  const { call } = site;
+  const form = {
+    companyName: `${symbol} Coffee`,
+    companySymbol: symbol,
+    email: `owner@${symbol.toLowerCase()}.test`,
+    password: 'tundra-Falcon-42',
+  };
+  const registered = await call('POST', '/auth/register', undefined, form);
+  expect(registered.status).toBe(200);
+  const token = registered.body.access_token as string;
+  const { rows } = await db.query<{ company_id: string }>(
+    'SELECT company_id FROM users WHERE user_id = $1',
+    [registered.body.user.uid],
+  );
+  const operatorToken = (await call('POST', '/auth', undefined, operator)).body.access_token;
+  const verified = await call(
+    'POST',
+    `/operator/companies/${rows[0]?.company_id}/verify`,
+    operatorToken,
+  );
+  expect(verified.status).toBe(200);
+  const terminal = await call('POST', '/terminals', token, {
+    name: 'Till',
+    deviceId: `${symbol}-1`,
+  });
+  expect(terminal.status).toBe(201);
+  return { token, terminalId: terminal.body.id as string, companyId: rows[0]?.company_id ?? '' };
+}
 
 function freePort(): Promise<number> {
   return new Promise((done, fail) => {
@@ -51,12 +133,12 @@ interface Api {
   output(): string;
 }
 
-function startApi(env: Record<string, string>): Api {
+function startApi(env: Record<string, string>, script = 'api/src/main.ts'): Api {
   const inherited = { ...process.env };
   for (const name of ['DATABASE_URL', 'EVENTSTORE_URL', 'KAFKA_BROKERS', 'PROJECTORS']) {
     delete inherited[name];
   }
-  const child = spawn(process.execPath, ['--import', 'tsx', 'api/src/main.ts'], {
+  const child = spawn(process.execPath, ['--import', 'tsx', script], {
     cwd: repoRoot,
     env: { ...inherited, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -105,66 +187,20 @@ async function eventually<T>(what: string, probe: () => Promise<T | undefined>):
 
 describe('a payment when the API process dies while taking it', { timeout: 300_000 }, () => {
   it('SIGKILL after PaymentRequested (gateway never called) and after the gateway call (send not recorded): after a restart each payment is sent, waits once, and is captured once', async () => {
-    dataDir = await mkdtemp(join(tmpdir(), 'issuer-payments-'));
-    await chmod(dataDir, 0o755);
-    const [port, postgresPort] = [await freePort(), await freePort()];
-    const env = {
-      PORT: String(port),
-      EMBEDDED_POSTGRES_PORT: String(postgresPort),
-      DATA_DIR: dataDir,
-      LOG_LEVEL: 'warn',
-      OPERATOR_EMAIL: operator.email,
-      OPERATOR_PASSWORD: operator.password,
-    };
-    const base = `http://127.0.0.1:${port}/api`;
-    const call = async (method: string, path: string, token?: string, body?: unknown) => {
-      const res = await fetch(`${base}${path}`, {
-        method,
-        headers: {
-          ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
-          ...(token ? { Authorization: `Bearer ${token}` } : {}),
-        },
-        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-      });
-      return { status: res.status, body: (await res.json()) as Answer };
-    };
+    const site = await newSite();
+    const { env, port, call } = site;
     const withFailpoint = (failpoint: PaymentFailpoint) =>
       startApi({ ...env, PAYMENTS_TEST_FAILPOINT: failpoint });
 
     // First life: a verified company with a terminal, and a payment that kills the process.
     let api = withFailpoint('after-request-before-send');
     await listening(api, port);
-    const form = {
-      companyName: 'Crash Test Coffee',
-      companySymbol: 'CRASH',
-      email: 'owner@crash.test',
-      password: 'tundra-Falcon-42',
-    };
-    const registered = await call('POST', '/auth/register', undefined, form);
-    expect(registered.status).toBe(200);
-    const token = registered.body.access_token as string;
-    const db = new pg.Client({
-      connectionString: `postgres://postgres:postgres@127.0.0.1:${postgresPort}/postgres`,
-    });
+    const db = site.database();
     await db.connect();
     // The embedded PostgreSQL stops with the API at the end: its goodbye is expected.
     db.on('error', () => {});
     try {
-      const { rows } = await db.query<{ company_id: string }>(
-        'SELECT company_id FROM users WHERE user_id = $1',
-        [registered.body.user.uid],
-      );
-      const companyId = rows[0]?.company_id;
-      const operatorToken = (await call('POST', '/auth', undefined, operator)).body.access_token;
-      expect(
-        (await call('POST', `/operator/companies/${companyId}/verify`, operatorToken)).status,
-      ).toBe(200);
-      const terminal = await call('POST', '/terminals', token, {
-        name: 'Till',
-        deviceId: 'crash-1',
-      });
-      expect(terminal.status).toBe(201);
-      const terminalId = terminal.body.id as string;
+      const { token, terminalId, companyId } = await companyWithTerminal(site, db, 'CRASH');
       const payment = { terminalId, amountCents: 1234, currency: 'CAD' };
 
       await expect(call('POST', '/payments', token, payment)).rejects.toThrow();
@@ -197,11 +233,16 @@ describe('a payment when the API process dies while taking it', { timeout: 300_0
             'SELECT payment_id, status FROM terminal_simulator_payments ORDER BY seq',
           )
         ).rows;
-      // The first never reached the gateway; the second did.
+      // The first never reached the gateway; the second did (no resumer runs in a crash-test life).
       expect(await simulatorRows()).toEqual([{ payment_id: second, status: 'waiting' }]);
 
-      // Third life, no failpoint: the resumer sends both; the gateway keeps one row each.
-      api = startApi(env);
+      // Third life, no failpoint: the resumer sends both; the gateway keeps one row each. Every
+      // webhook now comes twice, the capture before the authorization.
+      api = startApi({
+        ...env,
+        TERMINAL_SIMULATOR_DUPLICATE_RATE: '1',
+        TERMINAL_SIMULATOR_REORDER_RATE: '1',
+      });
       await listening(api, port);
       await eventually('both payments sent to the terminal', async () => {
         const types = (await streams()).map((stream) => stream.types);
@@ -227,13 +268,85 @@ describe('a payment when the API process dies while taking it', { timeout: 300_0
       }
 
       expect((await simulatorRows()).map((row) => row.status)).toEqual(['captured', 'captured']);
+      // Two payments, two reports each, each sent twice: all answered 2xx.
+      await eventually('every webhook delivered', async () => {
+        const { rows } = await db.query<{ delivered: number }>(
+          'SELECT count(*)::int AS delivered FROM terminal_simulator_webhooks WHERE delivered_at IS NOT NULL',
+        );
+        return rows[0]?.delivered === 8 ? true : undefined;
+      });
       for (const stream of await streams()) {
         const count = (type: string) => stream.types.filter((t) => t === type).length;
         expect([count('PaymentSentToTerminal'), count('PaymentCaptured')]).toEqual([1, 1]);
       }
       const balance = await call('GET', '/balance', token);
       expect(balance.body).toMatchObject({ currency: 'CAD', availableCents: 1234 + 4321 });
+      await site.expectLedger(companyId, 5555n);
 
+      api.child.kill('SIGTERM');
+      expect(await api.exited).toEqual({ code: 0, signal: null });
+    } finally {
+      await db.end();
+    }
+  });
+});
+
+describe('npm run terminal-simulator beside the API (TERMINAL_GATEWAY_URL)', {
+  timeout: 300_000,
+}, () => {
+  it('the payment goes to the simulator process, the card is presented through the API, the signed webhook comes back: captured', async () => {
+    const site = await newSite();
+    const simulatorPort = await freePort();
+    const env = {
+      ...site.env,
+      TERMINAL_GATEWAY_URL: `http://127.0.0.1:${simulatorPort}`,
+      TERMINAL_SIMULATOR_PORT: String(simulatorPort),
+    };
+    const api = startApi(env);
+    await listening(api, site.port);
+    const simulator = startApi(env, 'api/src/payments/simulator/simulatorMain.ts');
+    await listening(simulator, simulatorPort);
+    const db = site.database();
+    await db.connect();
+    db.on('error', () => {});
+    try {
+      const { token, terminalId, companyId } = await companyWithTerminal(site, db, 'APART');
+      const { call } = site;
+      const payment = await call('POST', '/payments', token, {
+        terminalId,
+        amountCents: 2750,
+        currency: 'CAD',
+      });
+      expect(payment.status).toBe(201);
+      const waiting = await call('GET', `/terminals/${terminalId}/simulator`, token);
+      expect(waiting.body.waiting).toMatchObject([
+        { paymentId: payment.body.id, amountCents: 2750 },
+      ]);
+      const presented = await call(
+        'POST',
+        `/terminals/${terminalId}/simulator/present-card`,
+        token,
+        {
+          card: '5555555555554444',
+        },
+      );
+      expect(presented).toEqual({ status: 202, body: { paymentId: payment.body.id } });
+      const captured = await eventually('the capture', async () => {
+        const { body } = await call('GET', `/payments/${payment.body.id}`, token);
+        return body.status === 'captured' ? body : undefined;
+      });
+      expect(captured).toMatchObject({ cardBrand: 'mastercard', cardLast4: '4444' });
+      const declinedTry = await call(
+        'POST',
+        `/terminals/${terminalId}/simulator/present-card`,
+        token,
+        {},
+      );
+      expect(declinedTry.status).toBe(409);
+      await site.expectLedger(companyId, 2750n);
+
+      simulator.child.kill('SIGTERM');
+      expect(await simulator.exited).toEqual({ code: 0, signal: null });
       api.child.kill('SIGTERM');
       expect(await api.exited).toEqual({ code: 0, signal: null });
     } finally {

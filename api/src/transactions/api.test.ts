@@ -119,6 +119,14 @@ describe('GET /api/transactions', () => {
     expect([empty.rows, empty.range, empty.net]).toEqual([[], 'transactions */0', '0']);
   });
 
+  it('lets a browser on another origin read the totals headers', async () => {
+    const res = await h.call('GET', '/api/transactions', {
+      token: a.token,
+      headers: { Origin: 'http://localhost:5173' },
+    });
+    expect(res.headers.get('Access-Control-Expose-Headers')).toContain('X-Total-Net-Cents');
+  });
+
   it.each([
     ['filter', { amountMin: 1.5 }, 'filter.amountMin'],
     ['filter', { amountMin: -1 }, 'filter.amountMin'],

@@ -26,13 +26,23 @@ export const oneOrMany = <Schema extends z.ZodType>(schema: Schema) =>
 
 export const idParam = z.string().trim().min(1).max(100);
 
+/** Whether the date part names a real day: Date.parse takes 2026-02-30 for 2 March. */
+function isCalendarDate(text: string): boolean {
+  const [year, month, day] = text.slice(0, 10).split('-').map(Number);
+  const date = new Date(Date.UTC(year ?? 0, (month ?? 0) - 1, day ?? 0));
+  return date.getUTCMonth() === (month ?? 0) - 1 && date.getUTCDate() === day;
+}
+
 /** An ISO 8601 date or time (`2026-01-31` or `2026-01-31T23:59:59Z`) as a Date. */
 export const isoTime = z
   .string()
   .regex(/^\d{4}-\d{2}-\d{2}([T ][\d:.]+(Z|[+-]\d{2}:?\d{2})?)?$/, {
     message: 'Use an ISO 8601 date or time such as 2026-01-31T23:59:59Z',
   })
-  .refine((text) => !Number.isNaN(Date.parse(text)), 'Not a valid date or time')
+  .refine(
+    (text) => !Number.isNaN(Date.parse(text)) && isCalendarDate(text),
+    'Not a valid date or time',
+  )
   .transform((text) => new Date(text));
 
 /** `Content-Range: <resource> a-b/total`, or `<resource> *\/total` for an empty page. */

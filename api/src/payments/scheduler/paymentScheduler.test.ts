@@ -1,9 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { loadPayment } from '../paymentCommands';
 import {
   type SimulatorHarness,
   startSimulatorHarness,
 } from '../simulator/testing/simulatorHarness';
+import { ledgerCheck } from '../testing/ledgerCheck';
 
 let h: SimulatorHarness;
 let company: Awaited<ReturnType<SimulatorHarness['companyWithTerminal']>>;
@@ -11,6 +12,9 @@ beforeAll(async () => {
   h = await startSimulatorHarness();
 });
 afterAll(() => h.close());
+// After every test: each company's ledger balances and equals captured − refunded.
+const ledger = ledgerCheck();
+afterEach(() => ledger.verify(h));
 
 const pay = (amountCents = 2000) =>
   h.pay(company.token, { terminalId: company.terminalId, amountCents, currency: 'CAD' });
@@ -27,8 +31,11 @@ async function simulatorRows(paymentId: string) {
   return rows;
 }
 async function waitForReadModels() {
-  const head = await h.store.headPosition();
-  if (head !== undefined) await h.deps.readModels.waitFor(head, 5_000);
+  const { rows } = await h.pool.query<{ head: string | null }>(
+    'SELECT max(position)::text AS head FROM es_events',
+  );
+  if (rows[0]?.head)
+    expect(await h.deps.readModels.waitFor(BigInt(rows[0].head), 10_000)).toBe(true);
 }
 
 describe('the expirer', () => {
@@ -59,6 +66,7 @@ describe('the expirer', () => {
     h.advanceClock(600_000);
     expect((await h.scheduler.runOnce()).expired).toEqual([]);
     expect((await h.payment(company.token, payment.id)).status).toBe('captured');
+    expect((await h.balancedLedger(company.companyId)).availableCents).toBe(2000n);
   });
 });
 
@@ -82,6 +90,7 @@ describe('the resumer', () => {
     await h.deliver();
     expect(await h.payment(company.token, payment.id)).toMatchObject({ status: 'captured' });
     expect(await simulatorRows(payment.id)).toMatchObject([{ status: 'captured' }]);
+    expect((await h.balancedLedger(company.companyId)).availableCents).toBe(4400n);
   });
 
   it('given the processor already had the payment (the record of the send was lost), then the resend finds the same one', async () => {

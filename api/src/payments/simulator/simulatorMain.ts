@@ -22,6 +22,7 @@ async function main() {
     secret: config.terminalWebhookSecret,
     webhookUrl,
     logger,
+    delivery: config.terminalSimulatorMisbehaviour,
   });
   const app = simulatorServer(simulator, { secret: config.terminalWebhookSecret, clock });
   const server = serve({

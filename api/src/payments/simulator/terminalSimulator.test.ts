@@ -199,6 +199,26 @@ describe('terminal simulator', () => {
     expect(received[2]?.id).toBe(received[0]?.id);
   });
 
+  it('with rates, reorders and duplicates only the share the random draws pick', async () => {
+    const draws = [0.3, 0.6, 0.2];
+    const { received, deliver } = receiver();
+    const sim = simulator(deliver, {
+      reorder: 0.5,
+      duplicateRate: 0.5,
+      random: () => draws.shift() ?? 1,
+    });
+    const request = payment();
+    await sim.sendPayment(request);
+    await sim.presentCard(at(request));
+    await sim.deliverDue();
+    // 0.3 < 0.5: reordered; then captured draws 0.6 (once), authorized 0.2 (twice).
+    expect(received.map((event) => event.type)).toEqual([
+      'payment.captured',
+      'payment.authorized',
+      'payment.authorized',
+    ]);
+  });
+
   it('retries a webhook the receiver refused, with doubling backoff, until a 2xx; then never again', async () => {
     const { received, deliver, attempts } = receiver((attempt) => (attempt <= 2 ? 503 : 200));
     const sim = simulator(deliver, { retryBaseMs: 60_000, retryMaxMs: 600_000 });

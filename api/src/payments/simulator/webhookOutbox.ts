@@ -13,8 +13,11 @@ export type WebhookTransport = (request: {
 export interface WebhookDeliveryOptions {
   /** Share of webhooks (0 to 1) delivered a second time. Default 0. */
   duplicateRate?: number;
-  /** Approvals report `payment.captured` before `payment.authorized`. Default false. */
-  reorder?: boolean;
+  /**
+   * Approvals report `payment.captured` before `payment.authorized`: always (true), never
+   * (false, the default), or for this share of approvals (0 to 1).
+   */
+  reorder?: boolean | number;
   /** First retry after this long, doubling up to `retryMaxMs`. Defaults 250 ms and 30 s. */
   retryBaseMs?: number;
   retryMaxMs?: number;
@@ -46,7 +49,8 @@ export function httpTransport(url: string, timeoutMs = 10_000): WebhookTransport
  * claimed with a lease (SKIP LOCKED), so two API processes never send the same row at once.
  */
 export class WebhookOutbox {
-  private readonly options: Required<Omit<WebhookDeliveryOptions, 'random'>> & {
+  private readonly options: Required<Omit<WebhookDeliveryOptions, 'random' | 'reorder'>> & {
+    reorderRate: number;
     random: () => number;
   };
   private timer: NodeJS.Timeout | undefined;
@@ -65,7 +69,7 @@ export class WebhookOutbox {
   ) {
     this.options = {
       duplicateRate: options.duplicateRate ?? 0,
-      reorder: options.reorder ?? false,
+      reorderRate: Number(options.reorder ?? 0),
       retryBaseMs: options.retryBaseMs ?? 250,
       retryMaxMs: options.retryMaxMs ?? 30_000,
       maxAttempts: options.maxAttempts ?? 20,
@@ -76,7 +80,9 @@ export class WebhookOutbox {
 
   /** Within the deciding transaction: the events as they will go out (order, duplicates). */
   async enqueue(client: PoolClient, events: readonly GatewayEvent[]): Promise<void> {
-    const ordered = this.options.reorder ? [...events].reverse() : [...events];
+    const reorder =
+      this.options.reorderRate > 0 && this.options.random() < this.options.reorderRate;
+    const ordered = reorder ? [...events].reverse() : [...events];
     const rows = [
       ...ordered,
       ...ordered.filter(() => this.options.random() < this.options.duplicateRate),

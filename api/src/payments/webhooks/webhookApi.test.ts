@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { errorOf, jsonOf } from '../../http/testing/responses';
 import type { GatewayEvent } from '../gateway';
 import { paymentStream } from '../paymentCommands';
@@ -6,6 +6,7 @@ import {
   type SimulatorHarness,
   startSimulatorHarness,
 } from '../simulator/testing/simulatorHarness';
+import { ledgerCheck } from '../testing/ledgerCheck';
 import { terminalWebhookPath } from './webhookApi';
 import { signatureHeader, signWebhook, webhookSecretOf } from './webhookSignature';
 
@@ -16,6 +17,9 @@ beforeAll(async () => {
   company = await h.companyWithTerminal();
 });
 afterAll(() => h.close());
+// After every test: each company's ledger balances and equals captured − refunded.
+const ledger = ledgerCheck();
+afterEach(() => ledger.verify(h));
 
 const secret = () => webhookSecretOf(h.deps.config);
 const post = (body: string, signature?: string) =>
@@ -109,7 +113,8 @@ describe('POST /api/payments/webhooks/terminal', () => {
     expect((await post(body, signature)).status).toBe(200);
   });
 
-  it('given the same event twice, then both answer 200 and it is recorded once', async () => {
+  it('given the same event twice, then both answer 200 and it is recorded once (the ledger moves once)', async () => {
+    const before = (await h.balancedLedger(company.companyId)).availableCents;
     const payment = await sentPayment();
     const event = captured(payment);
     expect((await signed(event)).status).toBe(200);
@@ -121,6 +126,8 @@ describe('POST /api/payments/webhooks/terminal', () => {
       'PaymentAuthorized',
       'PaymentCaptured',
     ]);
+    const after = await h.balancedLedger(company.companyId);
+    expect(after.availableCents - before).toBe(1800n);
   });
 
   it('given a signed body that is not a gateway event, then 400 naming the field, nothing recorded', async () => {
@@ -183,6 +190,10 @@ describe('the simulator delivering to the route', () => {
         cardLast4: '4242',
         refundableCents: 990,
       });
+      expect(await misbehaving.balancedLedger(owner.companyId)).toMatchObject({
+        availableCents: 990n,
+        capturedCents: 990n,
+      });
     } finally {
       await misbehaving.close();
     }
@@ -204,5 +215,6 @@ describe('the simulator delivering to the route', () => {
       status: 'captured',
       cardBrand: 'mastercard',
     });
+    await h.balancedLedger(company.companyId);
   });
 });

@@ -39,56 +39,146 @@ export function transfer(entry: {
 export const captureEntryId = (paymentId: string) => `capture:${paymentId}`;
 export const refundEntryId = (refundId: string) => `refund:${refundId}`;
 
+interface AccountTotals {
+  companyId: string;
+  account: string;
+  /** The earliest new line's time: running balances from there on may need recounting. */
+  from: string;
+  debits: bigint;
+  credits: bigint;
+}
+
+const accountKey = (line: { companyId: string; account: string }) =>
+  `${line.companyId}\u0000${line.account}`;
+
+/** Ledger order: posting time, then the event's position, then the line. */
+function compareLines(
+  a: { postedAt: number; position: bigint; lineNo: number },
+  b: { postedAt: number; position: bigint; lineNo: number },
+): number {
+  if (a.postedAt !== b.postedAt) return a.postedAt - b.postedAt;
+  if (a.position !== b.position) return a.position < b.position ? -1 : 1;
+  return a.lineNo - b.lineNo;
+}
+
 /**
- * Posts the lines whose entries are not posted yet (a replay posts nothing), then brings the
- * running balances of the accounts they touch up to date from the earliest new line on (only
- * the new lines, unless one was posted before lines already there), then the account totals.
+ * Posts new lines with their running balances, then adds them to the account totals. Lines come
+ * only from events a payment row had not applied yet, so they are new. The usual case appends
+ * after an account's last line: the balances are counted here from that line's. A line posted
+ * before lines already there (a capture reported late) has the account's balances recounted from
+ * it in SQL; so has every account when an entry turns out to be posted already (a safety net:
+ * nothing is posted twice).
  */
 export async function postLines(client: PoolClient, lines: readonly LedgerLine[]): Promise<void> {
   if (lines.length === 0) return;
-  const { rows: posted } = await client.query<{
-    company_id: string;
-    account: string;
-    debit_cents: string;
-    credit_cents: string;
-    posted_at: Date;
-  }>(
-    `INSERT INTO ledger_lines (entry_id, line_no, company_id, account, debit_cents, credit_cents,
-                               posted_at, position, balance_after_cents, payment_id)
-     SELECT "entryId", "lineNo", "companyId", account, "debitCents", "creditCents", "postedAt",
-            position, 0, "paymentId"
-       FROM jsonb_to_recordset($1::jsonb) AS r("entryId" text, "lineNo" smallint,
-         "companyId" text, account text, "debitCents" bigint, "creditCents" bigint,
-         "postedAt" timestamptz, position bigint, "paymentId" text)
-     ON CONFLICT (entry_id, line_no) DO NOTHING
-     RETURNING company_id, account, debit_cents, credit_cents, posted_at`,
-    [JSON.stringify(lines.map((line) => ({ ...line, position: line.position.toString() })))],
+  const byAccount = new Map<string, (LedgerLine & { at: number; balance: bigint })[]>();
+  for (const line of lines) {
+    const key = accountKey(line);
+    const group = byAccount.get(key) ?? [];
+    group.push({ ...line, at: Date.parse(line.postedAt), balance: 0n });
+    byAccount.set(key, group);
+  }
+  const lastLines = await lastLinesOf(
+    client,
+    [...byAccount.values()].flatMap((g) => g[0] ?? []),
   );
-  if (posted.length === 0) return;
-  const touched = new Map<
-    string,
-    { companyId: string; account: string; from: Date; debits: bigint; credits: bigint }
-  >();
-  for (const line of posted) {
-    const key = `${line.company_id}\u0000${line.account}`;
-    const known = touched.get(key) ?? {
-      companyId: line.company_id,
-      account: line.account,
-      from: line.posted_at,
+  const recount: AccountTotals[] = [];
+  const totals: AccountTotals[] = [];
+  for (const [key, group] of byAccount) {
+    group.sort((a, b) => compareLines({ ...a, postedAt: a.at }, { ...b, postedAt: b.at }));
+    const first = group[0];
+    if (!first) continue;
+    const last = lastLines.get(key);
+    const appends = !last || compareLines(last, { ...first, postedAt: first.at }) < 0;
+    let balance = last?.balance ?? 0n;
+    const account: AccountTotals = {
+      companyId: first.companyId,
+      account: first.account,
+      from: first.postedAt,
       debits: 0n,
       credits: 0n,
     };
-    if (line.posted_at < known.from) known.from = line.posted_at;
-    known.debits += BigInt(line.debit_cents);
-    known.credits += BigInt(line.credit_cents);
-    touched.set(key, known);
+    for (const line of group) {
+      balance += BigInt(line.creditCents) - BigInt(line.debitCents);
+      line.balance = balance;
+      account.debits += BigInt(line.debitCents);
+      account.credits += BigInt(line.creditCents);
+    }
+    totals.push(account);
+    if (!appends) recount.push(account);
   }
-  const accounts = [...touched.values()].map((account) => ({
-    ...account,
-    from: account.from.toISOString(),
-    debits: account.debits.toString(),
-    credits: account.credits.toString(),
-  }));
+  const allNew = (await insertLines(client, [...byAccount.values()].flat())) === lines.length;
+  await recountRunningBalances(client, allNew ? recount : totals);
+  await addToTotals(client, totals, allNew);
+}
+
+async function lastLinesOf(
+  client: PoolClient,
+  accounts: readonly { companyId: string; account: string }[],
+) {
+  const { rows } = await client.query<{
+    company_id: string;
+    account: string;
+    posted_at: Date;
+    position: string;
+    line_no: number;
+    balance_after_cents: string;
+  }>(
+    `SELECT t."companyId" AS company_id, t.account, l.posted_at, l.position, l.line_no,
+            l.balance_after_cents
+       FROM jsonb_to_recordset($1::jsonb) AS t("companyId" text, account text)
+       JOIN LATERAL (
+         SELECT posted_at, position, line_no, balance_after_cents FROM ledger_lines
+          WHERE company_id = t."companyId" AND account = t.account
+          ORDER BY posted_at DESC, position DESC, line_no DESC LIMIT 1) l ON true`,
+    [JSON.stringify(accounts.map(({ companyId, account }) => ({ companyId, account })))],
+  );
+  return new Map(
+    rows.map((row) => [
+      accountKey({ companyId: row.company_id, account: row.account }),
+      {
+        postedAt: row.posted_at.getTime(),
+        position: BigInt(row.position),
+        lineNo: row.line_no,
+        balance: BigInt(row.balance_after_cents),
+      },
+    ]),
+  );
+}
+
+/** Inserts the lines not posted yet; answers how many were. */
+async function insertLines(
+  client: PoolClient,
+  lines: readonly (LedgerLine & { balance: bigint })[],
+): Promise<number> {
+  const { rowCount } = await client.query(
+    `INSERT INTO ledger_lines (entry_id, line_no, company_id, account, debit_cents, credit_cents,
+                               posted_at, position, balance_after_cents, payment_id)
+     SELECT "entryId", "lineNo", "companyId", account, "debitCents", "creditCents", "postedAt",
+            position, balance, "paymentId"
+       FROM jsonb_to_recordset($1::jsonb) AS r("entryId" text, "lineNo" smallint,
+         "companyId" text, account text, "debitCents" bigint, "creditCents" bigint,
+         "postedAt" timestamptz, position bigint, balance bigint, "paymentId" text)
+     ON CONFLICT (entry_id, line_no) DO NOTHING`,
+    [
+      JSON.stringify(
+        lines.map(({ at: _at, ...line }: LedgerLine & { at?: number; balance: bigint }) => ({
+          ...line,
+          position: line.position.toString(),
+          balance: line.balance.toString(),
+        })),
+      ),
+    ],
+  );
+  return rowCount ?? 0;
+}
+
+/** Recounts the running balances of each account from its `from` time on. */
+async function recountRunningBalances(
+  client: PoolClient,
+  accounts: readonly AccountTotals[],
+): Promise<void> {
+  if (accounts.length === 0) return;
   await client.query(
     `WITH touched AS (
        SELECT * FROM jsonb_to_recordset($1::jsonb)
@@ -109,22 +199,62 @@ export async function postLines(client: PoolClient, lines: readonly LedgerLine[]
      UPDATE ledger_lines l SET balance_after_cents = r.balance FROM running r
       WHERE l.entry_id = r.entry_id AND l.line_no = r.line_no
         AND l.balance_after_cents IS DISTINCT FROM r.balance`,
-    [JSON.stringify(accounts)],
+    [
+      JSON.stringify(
+        accounts.map(({ companyId, account, from }) => ({ companyId, account, from })),
+      ),
+    ],
   );
+}
+
+/**
+ * Adds the new lines to the account totals; when some entry was posted already (the safety net
+ * above), recounts the touched accounts' totals from their lines instead, never counting twice.
+ */
+async function addToTotals(
+  client: PoolClient,
+  accounts: readonly AccountTotals[],
+  allNew: boolean,
+): Promise<void> {
+  if (allNew) {
+    const records = accounts.map(({ companyId, account, debits, credits }) => ({
+      companyId,
+      account,
+      debits: debits.toString(),
+      credits: credits.toString(),
+    }));
+    await client.query(
+      `INSERT INTO ledger_balances AS b (company_id, account, debits_cents, credits_cents)
+       SELECT "companyId", account, debits, credits FROM jsonb_to_recordset($1::jsonb)
+         AS r("companyId" text, account text, debits bigint, credits bigint)
+       ON CONFLICT (company_id, account) DO UPDATE SET
+         debits_cents = b.debits_cents + EXCLUDED.debits_cents,
+         credits_cents = b.credits_cents + EXCLUDED.credits_cents`,
+      [JSON.stringify(records)],
+    );
+    return;
+  }
   await client.query(
     `INSERT INTO ledger_balances AS b (company_id, account, debits_cents, credits_cents)
-     SELECT "companyId", account, debits, credits FROM jsonb_to_recordset($1::jsonb)
-       AS r("companyId" text, account text, debits bigint, credits bigint)
+     SELECT r."companyId", r.account, s.debits, s.credits
+       FROM jsonb_to_recordset($1::jsonb) AS r("companyId" text, account text)
+       CROSS JOIN LATERAL (
+         SELECT coalesce(sum(debit_cents), 0) AS debits, coalesce(sum(credit_cents), 0) AS credits
+           FROM ledger_lines WHERE company_id = r."companyId" AND account = r.account) s
      ON CONFLICT (company_id, account) DO UPDATE SET
-       debits_cents = b.debits_cents + EXCLUDED.debits_cents,
-       credits_cents = b.credits_cents + EXCLUDED.credits_cents`,
-    [JSON.stringify(accounts)],
+       debits_cents = EXCLUDED.debits_cents, credits_cents = EXCLUDED.credits_cents`,
+    [JSON.stringify(accounts.map(({ companyId, account }) => ({ companyId, account })))],
   );
 }
 
 /** The company's available balance now (credits − debits of its available account): one row. */
 export async function getAvailableBalance(db: Queryable, companyId: string): Promise<bigint> {
-  return (await getAvailableBalances(db, [companyId])).get(companyId) ?? 0n;
+  const { rows } = await db.query<{ balance: string }>(
+    `SELECT credits_cents - debits_cents AS balance FROM ledger_balances
+      WHERE company_id = $1 AND account = $2`,
+    [companyId, ledgerAccounts.companyAvailable(companyId)],
+  );
+  return BigInt(rows[0]?.balance ?? 0);
 }
 
 /** Available balances of several companies at once (the operator's list); 0 when none posted. */

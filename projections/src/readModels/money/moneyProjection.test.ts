@@ -1,7 +1,13 @@
 import { emptyCustomerProfile } from '@issuer/events';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { projectionDatabase, recorded } from '../testing';
-import { getAvailableBalance, getAvailableBalanceAsOf, ledgerConsistency } from './ledger';
+import {
+  getAvailableBalance,
+  getAvailableBalanceAsOf,
+  ledgerConsistency,
+  postLines,
+  transfer,
+} from './ledger';
 import { moneyProjection } from './moneyProjection';
 import { getPayment, listPayments } from './paymentQueries';
 import { paymentEvents } from './testing';
@@ -205,6 +211,40 @@ describe('replay and ordering', () => {
   });
 });
 
+describe('posting lines directly', () => {
+  it('never posts an entry twice, even past the payment rows’ guard, and keeps balances right', async () => {
+    const entry = (entryId: string, amountCents: number, postedAt: string, position: bigint) =>
+      transfer({
+        entryId,
+        companyId: 'co-l',
+        debit: 'external:card',
+        credit: 'company:co-l:available',
+        amountCents,
+        postedAt,
+        position,
+        paymentId: entryId,
+      });
+    const client = await db.pool.connect();
+    try {
+      await postLines(client, entry('e1', 100, '2026-05-01T00:00:00Z', 1n));
+      await postLines(client, [
+        ...entry('e1', 100, '2026-05-01T00:00:00Z', 1n),
+        ...entry('e2', 50, '2026-05-02T00:00:00Z', 2n),
+      ]);
+    } finally {
+      client.release();
+    }
+    expect(await getAvailableBalance(db.pool, 'co-l')).toBe(150n);
+    expect(await getAvailableBalanceAsOf(db.pool, 'co-l', new Date('2026-05-01T12:00:00Z'))).toBe(
+      100n,
+    );
+    const { rows } = await db.pool.query(
+      `SELECT count(*)::int AS n FROM ledger_lines WHERE company_id = 'co-l'`,
+    );
+    expect(rows[0].n).toBe(4);
+  });
+});
+
 describe('names', () => {
   it('given a customer and a terminal renamed after their payments, then every row shows the new names', async () => {
     const p = paymentEvents('co-n', 'pay-n');
@@ -324,5 +364,24 @@ describe('the transactions list', () => {
       ids.push(...batch.map((row) => row.id));
     }
     expect(ids).toEqual(['r0', 'r10', 'r20']);
+  });
+});
+
+describe('a filter with many matches', () => {
+  it('counts them and reads a last page from the far end', async () => {
+    // Rows as the projection writes them, more than a search reads whole (5,000).
+    await db.pool.query(
+      `INSERT INTO money_transactions (transaction_id, company_id, kind, status, amount_cents,
+         net_cents, currency, payment_id, created_at, position)
+       SELECT 'm' || lpad(i::text, 5, '0'), 'co-many', 'payment', 'succeeded', i, i, 'CAD',
+              'm' || i, timestamptz '2026-01-01' + i * interval '1 minute', 900000 + i
+         FROM generate_series(1, 6000) i`,
+    );
+    const filter = { amountMin: 2 };
+    const first = await transactions('co-many', { filter });
+    expect([first.total, first.netCents]).toEqual([5999, BigInt((6000 * 6001) / 2 - 1)]);
+    expect(first.rows[0]?.id).toBe('m06000');
+    const last = await transactions('co-many', { filter, range: { start: 5990, end: 5999 } });
+    expect(last.rows.map((row) => row.amountCents)).toEqual([10, 9, 8, 7, 6, 5, 4, 3, 2]);
   });
 });

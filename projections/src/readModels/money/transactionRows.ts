@@ -193,4 +193,11 @@ export async function addCounts(
        SET total = c.total + EXCLUDED.total, net_cents = c.net_cents + EXCLUDED.net_cents`,
     [JSON.stringify(records)],
   );
+  // A count back at zero goes, so the rows equal a rebuild's.
+  await client.query(
+    `DELETE FROM money_counts c USING jsonb_array_elements($1::jsonb) AS r
+      WHERE c.company_id = r->>0 AND c.list = r->>1 AND c.dimension = r->>2 AND c.value = r->>3
+        AND c.total = 0 AND c.net_cents = 0`,
+    [JSON.stringify(records)],
+  );
 }

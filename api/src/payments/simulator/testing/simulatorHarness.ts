@@ -1,3 +1,4 @@
+import { type LedgerConsistency, ledgerConsistency } from '@issuer/projections';
 import { expect } from 'vitest';
 import {
   type Company,
@@ -34,6 +35,11 @@ export interface SimulatorHarness extends CustomersHarness {
   failNextDeliveries(n: number, status?: number): void;
   /** Make the next `n` sendPayment calls fail, as an unreachable processor would. */
   failNextSends(n: number): void;
+  /**
+   * The company's ledger once the read models have everything written so far; fails the test
+   * unless it balances and its available balance equals captured − refunded.
+   */
+  balancedLedger(companyId: string): Promise<LedgerConsistency>;
 }
 
 let deviceCounter = 0;
@@ -121,6 +127,17 @@ export async function startSimulatorHarness(
       failing = { count, status };
     },
     failNextSends: (count) => gateway.failNextSends(count),
+    async balancedLedger(companyId) {
+      // The last event committed so far (the store's head can lag a commit for a moment).
+      const { rows } = await h.pool.query<{ head: string | null }>(
+        'SELECT max(position)::text AS head FROM es_events',
+      );
+      const head = rows[0]?.head;
+      if (head) expect(await h.deps.readModels.waitFor(BigInt(head), 10_000)).toBe(true);
+      const ledger = await ledgerConsistency(h.pool, companyId);
+      expect(ledger.balanced).toBe(true);
+      return ledger;
+    },
   };
 }
 

@@ -1,0 +1,427 @@
+import { mkdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Locator, Page } from 'playwright-core';
+import { expect, it } from 'vitest';
+import type { Company, Portal } from './support/portal';
+import { freshPage, open, seedStorage, tokenKey, visible, waitForPath } from './support/screens';
+import { describeInBrowser } from './support/suite';
+
+/** What a user reads and clicks, in each language the tests walk through. */
+const languages = {
+  English: {
+    locale: 'en',
+    take: 'Take a payment',
+    amount: 'Amount (CAD)',
+    customer: 'Customer',
+    description: 'Description',
+    terminal: 'Terminal',
+    charge: /^Charge /,
+    waiting: (terminal: string) => `Waiting for card on ${terminal}`,
+    simulate: 'Simulate card',
+    approveCard: /^Approved \(Visa/,
+    declineCard: /^Declined \(/,
+    approved: 'Payment approved',
+    declined: 'Payment declined: Card declined',
+    close: 'Close',
+    cancel: 'Cancel',
+    refund: 'Refund',
+    refundAmount: 'Refund amount (CAD)',
+    reason: 'Reason',
+    totals: (count: number, net: string) => `Transactions: ${count} · Net: ${net}`,
+    exportCsv: 'Export CSV',
+    transactions: 'Transactions',
+    noTransactions: 'No transactions yet',
+    noPending: 'No payments are waiting for a card',
+  },
+  Turkish: {
+    locale: 'tr',
+    take: 'Ödeme al',
+    amount: 'Tutar (CAD)',
+    customer: 'Müşteri',
+    description: 'Açıklama',
+    terminal: 'Terminal cihazı',
+    charge: / tahsil et$/,
+    waiting: (terminal: string) => `${terminal} üzerinde kart bekleniyor`,
+    simulate: 'Kart simüle et',
+    approveCard: /^Onaylandı \(Visa/,
+    declineCard: /^Reddedildi \(/,
+    approved: 'Ödeme onaylandı',
+    declined: 'Ödeme reddedildi: Kart reddedildi',
+    close: 'Kapat',
+    cancel: 'Vazgeç',
+    refund: 'İade et',
+    refundAmount: 'İade tutarı (CAD)',
+    reason: 'Neden',
+    totals: (count: number, net: string) => `İşlem: ${count} · Net tutar: ${net}`,
+    exportCsv: 'CSV dışa aktar',
+    transactions: 'İşlemler',
+    noTransactions: 'Henüz işlem yok',
+    noPending: 'Kart bekleyen ödeme yok',
+  },
+  Arabic: {
+    locale: 'ar',
+    take: 'تحصيل دفعة',
+    amount: 'المبلغ (CAD)',
+    customer: 'العميل',
+    description: 'الوصف',
+    terminal: 'الجهاز',
+    charge: /^تحصيل /,
+    waiting: (terminal: string) => `بانتظار البطاقة على ${terminal}`,
+    simulate: 'محاكاة بطاقة',
+    approveCard: /^مقبولة \(Visa/,
+    declineCard: /^مرفوضة \(/,
+    approved: 'قُبلت الدفعة',
+    declined: 'رُفضت الدفعة: رُفضت البطاقة',
+    close: 'إغلاق',
+    cancel: 'إلغاء',
+    refund: 'استرداد',
+    refundAmount: 'مبلغ الاسترداد (CAD)',
+    reason: 'السبب',
+    totals: (count: number, net: string) => `المعاملات: ${count} · الصافي: ${net}`,
+    exportCsv: 'تصدير CSV',
+    transactions: 'المعاملات',
+    noTransactions: 'لا توجد معاملات بعد',
+    noPending: 'لا توجد مدفوعات بانتظار بطاقة',
+  },
+} as const;
+
+type Texts = (typeof languages)[keyof typeof languages];
+
+const desktop = { width: 1280, height: 900 };
+const phone = { width: 390, height: 844 };
+
+/** Polls as long as a step may take: the card's outcome comes back by webhook, then a read model. */
+const eventually = { timeout: 20_000 };
+
+/** PAYMENTS_SHOTS=/some/dir keeps a picture of each screen the tests pass through. */
+const shotsDir = process.env.PAYMENTS_SHOTS;
+async function shoot(page: Page, name: string) {
+  if (!shotsDir) return;
+  await mkdir(shotsDir, { recursive: true });
+  // Dialogs and drawers slide in for 225 ms: the picture is of where they settle.
+  await page.waitForTimeout(400);
+  await page.screenshot({ path: join(shotsDir, `${name}.png`) });
+}
+
+interface Terminal {
+  id: string;
+  name: string;
+  deviceId: string;
+}
+
+async function companyWithTerminals(portal: Portal) {
+  const company = await portal.registerCompany();
+  await portal.verify(company);
+  const terminal = (name: string, deviceId: string) =>
+    portal.api<Terminal>('POST', '/terminals', {
+      token: company.token,
+      body: { name, deviceId },
+    });
+  const frontDesk = await terminal('Front desk', `FD-${company.companySymbol}`);
+  const backOffice = await terminal('Back office', `BO-${company.companySymbol}`);
+  return { company, frontDesk, backOffice };
+}
+
+/** The app in `texts`' language at `viewport`, signed in as `company`, with `active` as the sidebar's terminal. */
+async function paymentsPage(
+  browser: Parameters<typeof freshPage>[0],
+  portal: Portal,
+  company: Company,
+  texts: Texts,
+  { active, viewport, path }: { active: Terminal; viewport: typeof desktop; path: string },
+) {
+  const opened = await freshPage(browser, viewport);
+  await seedStorage(opened.page, portal, {
+    [tokenKey]: company.token,
+    locale: texts.locale,
+    activeTerminalId: active.deviceId,
+  });
+  await open(opened.page, portal, path);
+  await waitForPath(opened.page, path);
+  return opened;
+}
+
+/** An amount exactly as the UI writes it (admin-ui/src/layout/formatCad.ts), in the page's own Intl. */
+const money = (page: Page, cents: number, locale: string) =>
+  page.evaluate(
+    ([amount, language]) => {
+      const parts = new Intl.NumberFormat(language, {
+        style: 'currency',
+        currency: 'CAD',
+        minimumFractionDigits: 2,
+        maximumFractionDigits: 2,
+      }).formatToParts(amount / 100);
+      return `${parts
+        .map((part) => (part.type === 'currency' ? '$' : part.value))
+        .join('')
+        .trim()} CAD`;
+    },
+    [cents, locale] as const,
+  );
+
+/**
+ * The layout fits the window: nothing scrolls sideways, at 390 px included. Answers the elements
+ * that stick out (none when it fits), so a failure says which.
+ */
+const sidewaysOverflow = (page: Page) =>
+  page.evaluate(() => {
+    const root = document.documentElement;
+    if (root.scrollWidth <= root.clientWidth) return [];
+    return [...document.body.querySelectorAll('*')]
+      .filter((element) => {
+        const box = element.getBoundingClientRect();
+        return box.right > root.clientWidth + 1 || box.left < -1;
+      })
+      .slice(0, 5)
+      .map(
+        (element) => `${element.tagName}.${element.className} ${element.textContent?.slice(0, 40)}`,
+      );
+  });
+
+/** A message shown with its placeholder unfilled would show `%{name}`. */
+const showsRawPlaceholder = (page: Page) =>
+  page.evaluate(() => (document.body.textContent ?? '').includes('%{'));
+
+async function checkScreen(page: Page) {
+  expect(await sidewaysOverflow(page)).toEqual([]);
+  expect(await showsRawPlaceholder(page)).toBe(false);
+}
+
+const takePaymentDialog = (page: Page, texts: Texts) =>
+  page.getByRole('dialog').filter({ has: page.getByRole('heading', { name: texts.take }) });
+
+/** Fills Take a payment and charges; answers the dialog, now waiting for the card. */
+async function charge(
+  page: Page,
+  texts: Texts,
+  { amount, description, customer }: { amount: string; description: string; customer?: string },
+): Promise<Locator> {
+  const dialog = takePaymentDialog(page, texts);
+  await visible(dialog.getByLabel(texts.amount));
+  await dialog.getByLabel(texts.amount).fill(amount);
+  if (customer) {
+    await dialog.getByRole('combobox', { name: texts.customer }).fill(customer.split(' ')[0] ?? '');
+    await page.getByRole('option', { name: customer }).click();
+  }
+  await dialog.getByLabel(texts.description).fill(description);
+  await dialog.getByRole('button', { name: texts.charge }).click();
+  return dialog;
+}
+
+async function simulate(page: Page, scope: Locator, texts: Texts, card: RegExp) {
+  await scope.getByRole('button', { name: texts.simulate }).first().click();
+  await page.getByRole('menuitem', { name: card }).click();
+}
+
+const balanceText = (page: Page) => page.getByTestId('balance').first().textContent();
+
+describeInBrowser('payments', (suite) => {
+  it('takes a payment on the active terminal, sees the transaction and the balance, refunds part of it (English, 1280 px)', async () => {
+    const texts = languages.English;
+    const { company, backOffice } = await companyWithTerminals(suite.portal);
+    const grace = await suite.portal.api<{ id: string; email: string }>('POST', '/customers', {
+      token: company.token,
+      body: {
+        email: `grace-${Date.now().toString(36)}@investors.test`,
+        name: 'Grace',
+        lastName: 'Hopper',
+      },
+    });
+    const { context, page } = await paymentsPage(suite.browser, suite.portal, company, texts, {
+      active: backOffice,
+      viewport: desktop,
+      path: '/pendingpayments/all',
+    });
+    await visible(page.getByText(texts.noPending));
+    await checkScreen(page);
+
+    // The sidebar's button, on the sidebar's active terminal (the second one).
+    await page.getByTestId('sidebar').getByRole('button', { name: texts.take }).click();
+    const dialog = takePaymentDialog(page, texts);
+    await expect
+      .poll(() => dialog.getByRole('combobox', { name: texts.terminal }).textContent(), eventually)
+      .toContain('Back office');
+    await charge(page, texts, {
+      amount: '12.34',
+      description: 'Espresso machine',
+      customer: 'Grace Hopper',
+    });
+    await visible(dialog.getByText(texts.waiting('Back office')));
+    await shoot(page, 'en-desktop-waiting');
+    await checkScreen(page);
+    await simulate(page, dialog, texts, texts.approveCard);
+    await visible(dialog.getByText(texts.approved));
+    const paid = await money(page, 1234, texts.locale);
+    await expect.poll(() => balanceText(page), eventually).toContain(paid);
+    await shoot(page, 'en-desktop-approved');
+    await dialog.getByRole('button', { name: texts.close }).click();
+    await dialog.waitFor({ state: 'hidden' });
+
+    await page
+      .getByRole('navigation')
+      .getByRole('link', { name: texts.transactions, exact: true })
+      .click();
+    await waitForPath(page, '/transactions/all');
+    const paymentRow = page.getByRole('row').filter({ hasText: 'Espresso machine' });
+    await visible(paymentRow);
+    await visible(paymentRow.getByText('Grace Hopper'));
+    await visible(page.getByText(texts.totals(1, paid)));
+    await checkScreen(page);
+
+    // The export is every matching row, from the server.
+    const [download] = await Promise.all([
+      page.waitForEvent('download', { timeout: 30_000 }),
+      page.getByRole('button', { name: texts.exportCsv }).click(),
+    ]);
+    expect(await readFile(await download.path(), 'utf8')).toContain('Espresso machine');
+
+    await paymentRow.click();
+    const drawer = page.getByTestId('transaction-drawer');
+    await drawer.getByRole('button', { name: texts.refund }).click();
+    const refundDialog = page
+      .getByRole('dialog')
+      .filter({ has: page.getByLabel(texts.refundAmount) });
+    // The whole remaining amount is offered; a partial refund types less.
+    expect(await refundDialog.getByLabel(texts.refundAmount).inputValue()).toBe('12.34');
+    await refundDialog.getByLabel(texts.refundAmount).fill('99');
+    await refundDialog.getByLabel(texts.reason).fill('Damaged box');
+    await refundDialog.getByRole('button', { name: texts.refund }).click();
+    await visible(refundDialog.getByText(/At most/));
+    await refundDialog.getByLabel(texts.refundAmount).fill('5');
+    await refundDialog.getByRole('button', { name: texts.refund }).click();
+    await refundDialog.waitFor({ state: 'hidden' });
+    const left = await money(page, 734, texts.locale);
+    await expect.poll(() => drawer.getByTestId('refundable').textContent(), eventually).toBe(left);
+    await visible(drawer.getByText('Damaged box'));
+    await expect.poll(() => balanceText(page), eventually).toContain(left);
+    await shoot(page, 'en-desktop-refunded');
+
+    // Someone refunds part of the rest meanwhile: the API refuses this dialog's amount, and says why.
+    await drawer.getByRole('button', { name: texts.refund }).click();
+    expect(await refundDialog.getByLabel(texts.refundAmount).inputValue()).toBe('7.34');
+    const [payment] = await suite.portal.api<{ id: string }[]>('GET', '/payments', {
+      token: company.token,
+    });
+    await suite.portal.api('POST', `/payments/${payment?.id}/refunds`, {
+      token: company.token,
+      body: { amountCents: 200, reason: 'Refunded at the counter' },
+    });
+    await refundDialog.getByLabel(texts.reason).fill('The rest');
+    await refundDialog.getByRole('button', { name: texts.refund }).click();
+    await visible(refundDialog.getByText(/exceeds what remains/));
+    await refundDialog.getByRole('button', { name: texts.cancel }).click();
+    await refundDialog.waitFor({ state: 'hidden' });
+    const net = await money(page, 534, texts.locale);
+    await expect.poll(() => drawer.getByTestId('refundable').textContent(), eventually).toBe(net);
+    await page.keyboard.press('Escape');
+    await visible(page.getByRole('row').filter({ hasText: await money(page, -500, texts.locale) }));
+    await visible(page.getByText(texts.totals(3, net)));
+    await expect.poll(() => balanceText(page), eventually).toContain(net);
+
+    // The customer's Transactions dialog shows the same three movements.
+    await open(page, suite.portal, '/customers/all');
+    await page.getByRole('button', { name: `Transactions ${grace.email}` }).click();
+    const customerDialog = page.getByRole('dialog');
+    await visible(customerDialog.getByText(texts.totals(3, net)));
+    await shoot(page, 'en-desktop-customer-transactions');
+    await context.close();
+  });
+
+  it('takes, declines from the pending list and refunds on a phone (Arabic, 390 px)', async () => {
+    const texts = languages.Arabic;
+    const { company, frontDesk } = await companyWithTerminals(suite.portal);
+    const { context, page } = await paymentsPage(suite.browser, suite.portal, company, texts, {
+      active: frontDesk,
+      viewport: phone,
+      path: '/pendingpayments/all',
+    });
+    await expect
+      .poll(() => page.evaluate(() => document.documentElement.dir), eventually)
+      .toBe('rtl');
+    await visible(page.getByText(texts.noPending));
+    await checkScreen(page);
+
+    // A payment left waiting shows in Pending Payments; a declined card takes it out.
+    await page.getByRole('main').getByRole('button', { name: texts.take }).click();
+    const dialog = await charge(page, texts, { amount: '8', description: 'Mug' });
+    await visible(dialog.getByText(texts.waiting('Front desk')));
+    await shoot(page, 'ar-phone-waiting');
+    await checkScreen(page);
+    await dialog.getByRole('button', { name: texts.close }).click();
+    await dialog.waitFor({ state: 'hidden' });
+    const pending = page.getByRole('main').getByRole('listitem').filter({ hasText: 'Mug' });
+    await visible(pending);
+    await shoot(page, 'ar-phone-pending');
+    await checkScreen(page);
+    await simulate(page, pending, texts, texts.declineCard);
+    await visible(page.getByText(texts.noPending));
+
+    await page.getByRole('main').getByRole('button', { name: texts.take }).click();
+    await charge(page, texts, { amount: '20.00', description: 'Teapot' });
+    await simulate(page, dialog, texts, texts.approveCard);
+    await visible(dialog.getByText(texts.approved));
+    await shoot(page, 'ar-phone-approved');
+    await checkScreen(page);
+    await dialog.getByRole('button', { name: texts.close }).click();
+    await dialog.waitFor({ state: 'hidden' });
+
+    await open(page, suite.portal, '/transactions/all');
+    const paid = await money(page, 2000, texts.locale);
+    await visible(page.getByText(texts.totals(1, paid)));
+    await shoot(page, 'ar-phone-transactions');
+    await checkScreen(page);
+    await page.getByRole('main').getByText('Teapot').click();
+    const drawer = page.getByTestId('transaction-drawer');
+    await drawer.getByRole('button', { name: texts.refund }).click();
+    const refundDialog = page
+      .getByRole('dialog')
+      .filter({ has: page.getByLabel(texts.refundAmount) });
+    await refundDialog.getByLabel(texts.refundAmount).fill('7.5');
+    await refundDialog.getByLabel(texts.reason).fill('Chipped lid');
+    await shoot(page, 'ar-phone-refund');
+    await refundDialog.getByRole('button', { name: texts.refund }).click();
+    await refundDialog.waitFor({ state: 'hidden' });
+    const left = await money(page, 1250, texts.locale);
+    await expect.poll(() => drawer.getByTestId('refundable').textContent(), eventually).toBe(left);
+    await shoot(page, 'ar-phone-drawer');
+    await checkScreen(page);
+    await page.keyboard.press('Escape');
+    await visible(page.getByText(texts.totals(2, left)));
+
+    // The sidebar (a drawer on a phone) shows the new balance.
+    await page.locator('header button').first().click();
+    await expect.poll(() => balanceText(page), eventually).toContain(left);
+    await shoot(page, 'ar-phone-sidebar');
+    await context.close();
+  });
+
+  it('shows a declined card with its reason and no transaction (Turkish, 1280 px)', async () => {
+    const texts = languages.Turkish;
+    const { company, frontDesk } = await companyWithTerminals(suite.portal);
+    const { context, page } = await paymentsPage(suite.browser, suite.portal, company, texts, {
+      active: frontDesk,
+      viewport: desktop,
+      path: '/transactions/all',
+    });
+    await visible(page.getByText(texts.noTransactions));
+    await checkScreen(page);
+    await page.getByRole('main').getByRole('button', { name: texts.take }).click();
+    const dialog = await charge(page, texts, { amount: '1.234,50', description: 'Lamp' });
+    await visible(dialog.getByText(texts.waiting('Front desk')));
+    await simulate(page, dialog, texts, texts.declineCard);
+    await visible(dialog.getByText(texts.declined));
+    await checkScreen(page);
+    await dialog.getByRole('button', { name: texts.close }).click();
+    await dialog.waitFor({ state: 'hidden' });
+    await visible(page.getByText(texts.noTransactions));
+    const payments = await suite.portal.api<{ amountCents: number; status: string }[]>(
+      'GET',
+      '/payments',
+      { token: company.token },
+    );
+    expect(payments.map(({ amountCents, status }) => ({ amountCents, status }))).toEqual([
+      { amountCents: 123_450, status: 'declined' },
+    ]);
+    await context.close();
+  });
+});
