@@ -363,6 +363,7 @@ describe('RequestPayout', () => {
     data: {
       ...ids,
       providerEventId: 'ev-4',
+      amountCents: 700,
       reason: 'recipient_not_registered',
       failedAt: later.toISOString(),
     },

@@ -265,7 +265,12 @@ function recordProviderEvent(event: TransferEvent, state: EtransferDetails): Etr
       return [
         {
           type: 'PayoutFailed',
-          data: { ...base, reason: event.reason, failedAt: event.occurredAt },
+          data: {
+            ...base,
+            amountCents: state.amountCents,
+            reason: event.reason,
+            failedAt: event.occurredAt,
+          },
         },
       ];
     default: {

@@ -109,6 +109,7 @@ export const payoutSentData = z.object({
 export const payoutFailedData = z.object({
   ...ids,
   ...providerEvent,
+  amountCents: cents,
   reason: payoutFailureReason,
   failedAt: z.string(),
 });

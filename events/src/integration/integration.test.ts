@@ -317,6 +317,7 @@ const samples: { [Type in InternalEventType]: Sample<Type> } = {
     data: {
       ...etransferIds,
       providerEventId: 'gw-ev-secret-id',
+      amountCents: 700,
       reason: 'recipient_not_registered',
       failedAt: at,
     },

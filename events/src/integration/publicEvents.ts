@@ -276,7 +276,12 @@ export const publicPayloads = {
     requestedAt: isoTime,
   }),
   PayoutSent: z.strictObject({ ...etransferIds, sentAt: isoTime }),
-  PayoutFailed: z.strictObject({ ...etransferIds, reason: payoutFailureReason, failedAt: isoTime }),
+  PayoutFailed: z.strictObject({
+    ...etransferIds,
+    amountCents: cents,
+    reason: payoutFailureReason,
+    failedAt: isoTime,
+  }),
 } as const;
 
 /** Copies only the named fields, so a field added to an internal event never leaks by default. */
@@ -470,7 +475,7 @@ export const integrationMappings = {
   ),
   PayoutSent: published(p.PayoutSent, (d) => pick(d, ['etransferId', 'companyId', 'sentAt'])),
   PayoutFailed: published(p.PayoutFailed, (d) =>
-    pick(d, ['etransferId', 'companyId', 'reason', 'failedAt']),
+    pick(d, ['etransferId', 'companyId', 'amountCents', 'reason', 'failedAt']),
   ),
   WalletCredited: unpublished(walletReason),
   WalletDebited: unpublished(walletReason),
