@@ -9,6 +9,8 @@ import {
 } from '@issuer/projections';
 import pg from 'pg';
 import { createApp } from './app';
+import { createEtransferSimulator } from './etransfers/simulator/etransferSimulator';
+import { etransferWebhookPath } from './etransfers/webhookApi';
 import type { AppDependencies, ReadModelWaiter } from './http';
 import {
   allProjections,
@@ -27,8 +29,10 @@ import {
   type TerminalSimulator,
 } from './payments/simulator';
 import { terminalWebhookPath } from './payments/webhooks/webhookApi';
+import { etransferWebhookSecretOf } from './payments/webhooks/webhookSignature';
 import { prepareFirstStart } from './startupGuidance';
 import { hasBuiltUi } from './ui/serveUi';
+import { createWalletRecorder } from './wallet/walletRecorder';
 
 /** Built by `npm run build:ui` (and by `npm start` itself when missing or stale). */
 const uiDistDir = fileURLToPath(new URL('../../admin-ui/dist', import.meta.url));
@@ -51,6 +55,14 @@ async function main() {
     config.projectors === 'external' ? undefined : await startPublishing(infrastructure);
   const clock = () => new Date();
   const gateway = terminalGateway(infrastructure, clock);
+  const etransferSimulator = createEtransferSimulator({
+    pool: infrastructure.pool,
+    clock,
+    secret: etransferWebhookSecretOf(config),
+    webhookUrl: `http://127.0.0.1:${config.port}/api${etransferWebhookPath}`,
+    logger,
+    delivery: config.terminalSimulatorMisbehaviour,
+  });
   const deps: AppDependencies = {
     store: infrastructure.store,
     pool: infrastructure.pool,
@@ -60,6 +72,7 @@ async function main() {
     clock,
     config,
     paymentGateway: withFailpoint(gateway.adapter, config.paymentsTestFailpoint),
+    etransferProvider: etransferSimulator,
   };
   const ui = hasBuiltUi(uiDistDir)
     ? { distDir: uiDistDir, supportEmail: config.supportEmail }
@@ -74,14 +87,19 @@ async function main() {
   );
   if (guidance) console.log(`\n${guidance}\n`);
   gateway.simulator?.start();
+  etransferSimulator.start();
   const scheduler = startPaymentScheduler(deps);
+  const walletRecorder = createWalletRecorder(deps);
+  walletRecorder.start();
 
   const stop = async (signal: NodeJS.Signals) => {
     logger.info({ signal }, 'shutting down');
     try {
       // Their work in flight may call this server (the simulator's webhooks): before it closes.
       await scheduler.stop();
+      await walletRecorder.stop();
       await gateway.simulator?.stop();
+      await etransferSimulator.stop();
       await closeServer(server);
       await publishing?.stop();
       await readSide.stop();
