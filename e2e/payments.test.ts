@@ -23,6 +23,7 @@ const languages = {
     approved: 'Payment approved',
     declined: 'Payment declined: Card declined',
     close: 'Close',
+    cancel: 'Cancel',
     refund: 'Refund',
     refundAmount: 'Refund amount (CAD)',
     reason: 'Reason',
@@ -47,6 +48,7 @@ const languages = {
     approved: 'Ödeme onaylandı',
     declined: 'Ödeme reddedildi: Kart reddedildi',
     close: 'Kapat',
+    cancel: 'Vazgeç',
     refund: 'İade et',
     refundAmount: 'İade tutarı (CAD)',
     reason: 'Neden',
@@ -71,6 +73,7 @@ const languages = {
     approved: 'قُبلت الدفعة',
     declined: 'رُفضت الدفعة: رُفضت البطاقة',
     close: 'إغلاق',
+    cancel: 'إلغاء',
     refund: 'استرداد',
     refundAmount: 'مبلغ الاسترداد (CAD)',
     reason: 'السبب',
@@ -156,16 +159,31 @@ const money = (page: Page, cents: number, locale: string) =>
     [cents, locale] as const,
   );
 
-/** The layout fits the window: nothing scrolls sideways, at 390 px included. */
-const scrollsSideways = (page: Page) =>
-  page.evaluate(() => document.documentElement.scrollWidth > document.documentElement.clientWidth);
+/**
+ * The layout fits the window: nothing scrolls sideways, at 390 px included. Answers the elements
+ * that stick out (none when it fits), so a failure says which.
+ */
+const sidewaysOverflow = (page: Page) =>
+  page.evaluate(() => {
+    const root = document.documentElement;
+    if (root.scrollWidth <= root.clientWidth) return [];
+    return [...document.body.querySelectorAll('*')]
+      .filter((element) => {
+        const box = element.getBoundingClientRect();
+        return box.right > root.clientWidth + 1 || box.left < -1;
+      })
+      .slice(0, 5)
+      .map(
+        (element) => `${element.tagName}.${element.className} ${element.textContent?.slice(0, 40)}`,
+      );
+  });
 
 /** A message shown with its placeholder unfilled would show `%{name}`. */
 const showsRawPlaceholder = (page: Page) =>
   page.evaluate(() => (document.body.textContent ?? '').includes('%{'));
 
 async function checkScreen(page: Page) {
-  expect(await scrollsSideways(page)).toBe(false);
+  expect(await sidewaysOverflow(page)).toEqual([]);
   expect(await showsRawPlaceholder(page)).toBe(false);
 }
 
@@ -277,15 +295,34 @@ describeInBrowser('payments', (suite) => {
     await visible(drawer.getByText('Damaged box'));
     await expect.poll(() => balanceText(page), eventually).toContain(left);
     await shoot(page, 'en-desktop-refunded');
+
+    // Someone refunds part of the rest meanwhile: the API refuses this dialog's amount, and says why.
+    await drawer.getByRole('button', { name: texts.refund }).click();
+    expect(await refundDialog.getByLabel(texts.refundAmount).inputValue()).toBe('7.34');
+    const [payment] = await suite.portal.api<{ id: string }[]>('GET', '/payments', {
+      token: company.token,
+    });
+    await suite.portal.api('POST', `/payments/${payment?.id}/refunds`, {
+      token: company.token,
+      body: { amountCents: 200, reason: 'Refunded at the counter' },
+    });
+    await refundDialog.getByLabel(texts.reason).fill('The rest');
+    await refundDialog.getByRole('button', { name: texts.refund }).click();
+    await visible(refundDialog.getByText(/exceeds what remains/));
+    await refundDialog.getByRole('button', { name: texts.cancel }).click();
+    await refundDialog.waitFor({ state: 'hidden' });
+    const net = await money(page, 534, texts.locale);
+    await expect.poll(() => drawer.getByTestId('refundable').textContent(), eventually).toBe(net);
     await page.keyboard.press('Escape');
     await visible(page.getByRole('row').filter({ hasText: await money(page, -500, texts.locale) }));
-    await visible(page.getByText(texts.totals(2, left)));
+    await visible(page.getByText(texts.totals(3, net)));
+    await expect.poll(() => balanceText(page), eventually).toContain(net);
 
-    // The customer's Transactions dialog shows the same two movements.
+    // The customer's Transactions dialog shows the same three movements.
     await open(page, suite.portal, '/customers/all');
     await page.getByRole('button', { name: `Transactions ${grace.email}` }).click();
     const customerDialog = page.getByRole('dialog');
-    await visible(customerDialog.getByText(texts.totals(2, left)));
+    await visible(customerDialog.getByText(texts.totals(3, net)));
     await shoot(page, 'en-desktop-customer-transactions');
     await context.close();
   });

@@ -9,6 +9,7 @@ import {
 } from '@issuer/projections';
 import pg from 'pg';
 import { createApp } from './app';
+import { createEtransferScheduler } from './etransfers/etransferScheduler';
 import { createEtransferSimulator } from './etransfers/simulator/etransferSimulator';
 import { etransferWebhookPath } from './etransfers/webhookApi';
 import type { AppDependencies, ReadModelWaiter } from './http';
@@ -88,16 +89,20 @@ async function main() {
   if (guidance) console.log(`\n${guidance}\n`);
   gateway.simulator?.start();
   etransferSimulator.start();
-  const scheduler = startPaymentScheduler(deps);
+  // A crash-test process (PAYMENTS_TEST_FAILPOINT) dies at its point; resuming is the next life's job.
+  const scheduler = config.paymentsTestFailpoint ? undefined : startPaymentScheduler(deps);
   const walletRecorder = createWalletRecorder(deps);
   walletRecorder.start();
+  const etransferScheduler = createEtransferScheduler(deps);
+  etransferScheduler.start();
 
   const stop = async (signal: NodeJS.Signals) => {
     logger.info({ signal }, 'shutting down');
     try {
       // Their work in flight may call this server (the simulator's webhooks): before it closes.
-      await scheduler.stop();
+      await scheduler?.stop();
       await walletRecorder.stop();
+      await etransferScheduler.stop();
       await gateway.simulator?.stop();
       await etransferSimulator.stop();
       await closeServer(server);

@@ -28,7 +28,7 @@ function RowActions({ payment }: { payment: Payment }) {
   const allowed = useCanTakePayments();
   if (!allowed) return null;
   return (
-    <Stack direction="row" sx={{ gap: 1, flexWrap: { xs: 'wrap', lg: 'nowrap' } }}>
+    <Stack direction="row" sx={{ gap: 1, flexWrap: 'wrap', '& button': { whiteSpace: 'nowrap' } }}>
       <SimulateCardButton
         terminalId={payment.terminalId}
         paymentId={payment.id}
@@ -97,7 +97,12 @@ function PendingRows() {
     );
   }
   return (
-    <Datagrid empty={<NoPendingPayments />} rowClick={false} bulkActionButtons={false}>
+    <Datagrid
+      empty={<NoPendingPayments />}
+      rowClick={false}
+      bulkActionButtons={false}
+      sx={{ overflowX: 'auto', maxWidth: '100%' }}
+    >
       <FunctionField
         source="requestedAt"
         label={field('requested_at')}
@@ -206,6 +211,8 @@ export default function PendingPaymentList() {
         exporter={false}
         empty={false}
         queryOptions={{ refetchInterval: pollEveryMs }}
+        // A wide table scrolls inside its card, never the page.
+        sx={{ '& .RaList-main': { minWidth: 0 } }}
       >
         <PendingRows />
       </List>

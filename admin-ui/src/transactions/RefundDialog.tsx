@@ -9,7 +9,15 @@ import {
 } from '@mui/material';
 import type { Theme } from '@mui/material/styles';
 import { useState } from 'react';
-import { Form, maxLength, TextInput, useLocaleState, useNotify, useTranslate } from 'react-admin';
+import {
+  Form,
+  HttpError,
+  maxLength,
+  TextInput,
+  useLocaleState,
+  useNotify,
+  useTranslate,
+} from 'react-admin';
 import { useFormState } from 'react-hook-form';
 import { centsToTyped, isolatedCents, parseCents } from '../payments/money';
 import { type Payment, refundPayment } from '../payments/paymentApi';
@@ -25,10 +33,13 @@ export function RefundDialog({
   payment,
   onClose,
   onRefunded,
+  onRefused,
 }: {
   payment: Payment;
   onClose: () => void;
   onRefunded: (payment: Payment) => void;
+  /** The API refused (another refund came first, say): what is shown may be out of date. */
+  onRefused: () => void;
 }) {
   const translate = useTranslate();
   const [locale] = useLocaleState();
@@ -36,6 +47,8 @@ export function RefundDialog({
   const small = useMediaQuery((theme: Theme) => theme.breakpoints.down('sm'), { noSsr: true });
   const [problem, setProblem] = useState<string | null>(null);
   const [idempotencyKey] = useState(() => crypto.randomUUID());
+  // Fixed at opening: a reload of the payment (after a refusal) must not reset what was typed.
+  const [record] = useState(() => ({ amount: centsToTyped(payment.refundableCents), reason: '' }));
   const remaining = isolatedCents(payment.refundableCents, locale);
   const validAmount = (value: string) => {
     const cents = parseCents(value ?? '', locale);
@@ -63,6 +76,7 @@ export function RefundDialog({
       onRefunded(refunded);
       return undefined;
     } catch (error) {
+      if (error instanceof HttpError && error.status === 409) onRefused();
       const fields = fieldErrors(error);
       if (fields.amountCents) return { amount: fields.amountCents };
       if (fields.reason) return { reason: fields.reason };
@@ -86,11 +100,7 @@ export function RefundDialog({
           })}
         </bdi>
       </DialogTitle>
-      <Form
-        record={{ amount: centsToTyped(payment.refundableCents), reason: '' }}
-        onSubmit={submit}
-        noValidate
-      >
+      <Form record={record} onSubmit={submit} noValidate>
         <DialogContent sx={{ display: 'flex', flexDirection: 'column', gap: 0.5 }}>
           {problem && (
             <Alert severity="error" role="alert" sx={{ mb: 1 }}>

@@ -128,6 +128,11 @@ export function TransactionDrawer({
           payment={payment.data}
           onClose={() => setRefunding(false)}
           onRefunded={refunded}
+          onRefused={() => {
+            void queryClient.invalidateQueries({ queryKey: paymentKey(transaction.paymentId) });
+            refreshBalance();
+            refresh();
+          }}
         />
       )}
     </Drawer>

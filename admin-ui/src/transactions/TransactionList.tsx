@@ -209,7 +209,12 @@ function TransactionRows({ onOpen }: { onOpen: (record: Transaction) => void }) 
     );
   }
   return (
-    <Datagrid empty={<NoTransactions />} rowClick={open} bulkActionButtons={false}>
+    <Datagrid
+      empty={<NoTransactions />}
+      rowClick={open}
+      bulkActionButtons={false}
+      sx={{ overflowX: 'auto', maxWidth: '100%' }}
+    >
       <FunctionField
         source="createdAt"
         label={field('created_at')}
@@ -313,6 +318,8 @@ export default function TransactionList() {
         actions={<ListActions />}
         exporter={false}
         empty={false}
+        // A wide table scrolls inside its card, never the page.
+        sx={{ '& .RaList-main': { minWidth: 0 } }}
       >
         <Totals />
         <TransactionRows onOpen={setOpened} />

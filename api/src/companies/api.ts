@@ -12,6 +12,7 @@ import {
   platformCompanyName,
   terminalSlots,
 } from '../auth/userObject';
+import { customerReaders } from '../customers/access';
 import {
   type AppEnv,
   executeCommand,
@@ -103,23 +104,31 @@ export const companyRoutes: Feature = () =>
         return c.json(profileAbout(company, user.email), 200);
       },
     )
-    .use('/terminals/*', authenticate, requireRole('admin'))
-    .get('/terminals', async (c) => {
+    // Everyone who takes or reads payments sees the terminals; only an admin changes them.
+    .use('/terminals/*', authenticate)
+    .get('/terminals', requireRole(...customerReaders), async (c) => {
       const { terminals } = await companyOfCaller(c);
       const last = Math.max(terminals.length - 1, 0);
       c.header('Content-Range', `terminals 0-${last}/${terminals.length}`);
       return c.json(terminals.map(terminalView), 200);
     })
-    .post('/terminals', idempotent, jsonBody(registerTerminalSchema), async (c) => {
-      const terminalId = randomUUID();
-      await onOwnCompany(c, {
-        type: 'RegisterPaymentTerminal',
-        data: { terminalId, ...c.req.valid('json') },
-      });
-      return c.json(terminalOrNotFound(await companyOfCaller(c), terminalId), 201);
-    })
+    .post(
+      '/terminals',
+      requireRole('admin'),
+      idempotent,
+      jsonBody(registerTerminalSchema),
+      async (c) => {
+        const terminalId = randomUUID();
+        await onOwnCompany(c, {
+          type: 'RegisterPaymentTerminal',
+          data: { terminalId, ...c.req.valid('json') },
+        });
+        return c.json(terminalOrNotFound(await companyOfCaller(c), terminalId), 201);
+      },
+    )
     .patch(
       '/terminals/:id',
+      requireRole('admin'),
       idempotent,
       pathParams(terminalPath),
       jsonBody(renameTerminalSchema),
@@ -132,8 +141,14 @@ export const companyRoutes: Feature = () =>
         return c.json(terminalOrNotFound(await companyOfCaller(c), terminalId), 200);
       },
     )
-    .delete('/terminals/:id', idempotent, pathParams(terminalPath), async (c) => {
-      const terminalId = c.req.valid('param').id;
-      await onOwnCompany(c, { type: 'RemovePaymentTerminal', data: { terminalId } });
-      return c.json({ id: terminalId }, 200);
-    });
+    .delete(
+      '/terminals/:id',
+      requireRole('admin'),
+      idempotent,
+      pathParams(terminalPath),
+      async (c) => {
+        const terminalId = c.req.valid('param').id;
+        await onOwnCompany(c, { type: 'RemovePaymentTerminal', data: { terminalId } });
+        return c.json({ id: terminalId }, 200);
+      },
+    );

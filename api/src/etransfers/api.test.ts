@@ -1,6 +1,8 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { errorOf, jsonOf } from '../http/testing/responses';
 import { loadWallet } from '../wallet/walletCommands';
+import { loadEtransfer } from './etransferCommands';
+import { createEtransferScheduler } from './etransferScheduler';
 import {
   type EtransferHarness,
   type EtransferResource,
@@ -256,5 +258,24 @@ describe('GET /api/contacts-app/etransfers (the seed call)', () => {
     const rows = await jsonOf<EtransferResource[]>(res);
     expect(rows.length).toBeGreaterThan(0);
     expect(rows.every((row) => row.status === 'deposited')).toBe(true);
+  });
+});
+
+// Last: moving the clock days ahead expires every token signed before.
+describe('the expiry timer', () => {
+  it('expires a request nobody paid at its expiry time, not before', async () => {
+    const scheduler = createEtransferScheduler(h.deps);
+    const request = await requested(a, 100, { expiresAt: '2025-03-03T10:00:00Z' });
+    expect(await scheduler.runOnce()).not.toContain(request.id);
+    h.advanceClock(3 * 86_400_000);
+    expect(await scheduler.runOnce()).toContain(request.id);
+    await h.settle();
+    expect((await loadEtransfer(h.deps, request.id)).status).toBe('expired');
+    const { rows } = await h.pool.query('SELECT status FROM etransfers WHERE etransfer_id = $1', [
+      request.id,
+    ]);
+    expect(rows).toEqual([{ status: 'expired' }]);
+    // The provider's copy expired at the same time: the customer can no longer pay it.
+    expect(await h.simulator.deposit(a.companyId, request.id)).toBe(false);
   });
 });

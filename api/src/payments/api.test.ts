@@ -200,6 +200,25 @@ describe('POST /api/payments', () => {
     expect((await h.getPayment(compliance, payment.id)).status).toBe(200);
   });
 
+  it('lets every role that reads payments list the terminals; only an admin changes them', async () => {
+    const compliance = await h.complianceToken(company.token);
+    const terminals = await h.call('GET', '/api/terminals', { token: compliance });
+    expect(terminals.status).toBe(200);
+    expect(await jsonOf<{ id: string }[]>(terminals)).toContainEqual(
+      expect.objectContaining({ id: company.terminalId }),
+    );
+    const body = { name: 'Side till', deviceId: 'side-1' };
+    expect((await h.call('POST', '/api/terminals', { token: compliance, body })).status).toBe(403);
+    const rename = { token: compliance, body: { name: 'Renamed' } };
+    expect((await h.call('PATCH', `/api/terminals/${company.terminalId}`, rename)).status).toBe(
+      403,
+    );
+    const remove = { token: compliance };
+    expect((await h.call('DELETE', `/api/terminals/${company.terminalId}`, remove)).status).toBe(
+      403,
+    );
+  });
+
   it('needs a token', async () => {
     expect((await h.call('POST', '/api/payments', { body: newPayment() })).status).toBe(401);
   });

@@ -1,22 +1,24 @@
 import { randomUUID } from 'node:crypto';
-import { declineReasons } from '@issuer/events';
 import { ledgerConsistency } from '@issuer/projections';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { errorOf, jsonOf } from '../http/testing/responses';
-import { expirePayment, recordGatewayEvent } from './paymentCommands';
+import { recordGatewayEvent } from './paymentCommands';
 import type { PaymentResource } from './paymentView';
+import { testCards } from './simulator/testCards';
+import { type SimulatorHarness, startSimulatorHarness } from './simulator/testing/simulatorHarness';
 import { ledgerCheck } from './testing/ledgerCheck';
-import { type PaymentsHarness, startPaymentsHarness } from './testing/paymentsHarness';
 import { type SeededRandom, seededRandom, seedFromEnv } from './testing/seededRandom';
 
 /**
- * Random sequences of payments, captures, declines, cancels, expiries and refunds (partial, full,
- * too large, concurrent) through the HTTP API against a model kept here; after each sequence the
- * ledger balances and the balance, the transactions' net total and every payment agree with the
- * model. A failure names the seed: MONEY_PROPERTY_SEED=<seed> replays it.
+ * Random sequences of payments, cards presented to the terminal simulator (approved or declined,
+ * its signed webhooks sometimes duplicated or reordered), cancels, expiries by the scheduler,
+ * late and repeated processor reports and refunds (partial, full, too large, concurrent), through
+ * the HTTP API against a model kept here; after each sequence the ledger balances and the balance,
+ * the transactions' net total and every payment agree with the model.
+ * A failure names the seed: MONEY_PROPERTY_SEED=<seed> replays it.
  */
 const seed = seedFromEnv('MONEY_PROPERTY_SEED');
-const sequences = Number(process.env.MONEY_PROPERTY_SEQUENCES ?? 12);
+const sequences = Number(process.env.MONEY_PROPERTY_SEQUENCES ?? 8);
 const stepsPerSequence = 40;
 const maxCents = 99_999_999;
 /**
@@ -32,13 +34,24 @@ interface ModelPayment {
   amountCents: number;
   status: Status;
   refundedCents: number;
-  expiresAt: number;
+  declineReason: string | null;
 }
 
-let h: PaymentsHarness;
+const cards = Object.entries(testCards);
+const approving = cards.filter(([, card]) => !card.declines).map(([number]) => number);
+const declining = cards.filter(([, card]) => card.declines);
+
+let h: SimulatorHarness;
+/** Payments earlier sequences left waiting. */
+const leftPending = new Set<string>();
 const ledger = ledgerCheck();
 beforeAll(async () => {
-  h = await startPaymentsHarness();
+  const webhooks = seededRandom(seed ^ 0x5eed);
+  h = await startSimulatorHarness({
+    duplicateRate: 0.25,
+    reorder: seed % 2 === 0,
+    random: webhooks.next,
+  });
   h.deps.config = { ...h.deps.config, paymentTimeoutSeconds: timeoutSeconds };
 });
 afterAll(() => h.close());
@@ -53,7 +66,7 @@ class Sequence {
 
   constructor(
     readonly random: SeededRandom,
-    readonly company: Awaited<ReturnType<PaymentsHarness['companyWithTerminal']>>,
+    readonly company: Awaited<ReturnType<SimulatorHarness['companyWithTerminal']>>,
   ) {}
 
   get capturedCents() {
@@ -70,14 +83,26 @@ class Sequence {
     return this.with('captured').filter((p) => p.refundedCents < p.amountCents);
   }
 
-  send(path: string, body?: unknown) {
-    return h.call('POST', path, { token: this.company.token, body });
+  send(path: string, body?: unknown, headers: Record<string, string> = {}) {
+    return h.call('POST', path, { token: this.company.token, body, headers });
   }
-  refund(payment: ModelPayment, amountCents: number) {
-    return this.send(`/api/payments/${payment.id}/refunds`, {
-      amountCents,
-      reason: `property ${randomUUID().slice(0, 8)}`,
+  presentCard(payment: ModelPayment, card: string | undefined) {
+    return this.send(`/api/terminals/${this.company.terminalId}/simulator/present-card`, {
+      paymentId: payment.id,
+      ...(card ? { card } : {}),
     });
+  }
+  refund(
+    payment: ModelPayment,
+    amountCents: number,
+    idempotencyKey?: string,
+    reason = `property ${randomUUID().slice(0, 8)}`,
+  ) {
+    return this.send(
+      `/api/payments/${payment.id}/refunds`,
+      { amountCents, reason },
+      idempotencyKey ? { 'Idempotency-Key': idempotencyKey } : {},
+    );
   }
 }
 
@@ -113,30 +138,65 @@ const operations: Record<string, { weight: number; run: Operation }> = {
         amountCents,
         status: 'pending',
         refundedCents: 0,
-        expiresAt: Date.parse(payment.expiresAt),
+        declineReason: null,
       });
       return `pay ${amountCents} → ${payment.id}`;
     },
   },
-  capture: {
+  approve: {
     weight: 5,
     async run(s) {
       const payment = pickOf(s, s.with('pending'));
       if (!payment) return undefined;
-      await h.capture(payment.id);
+      const card = s.random.chance(0.3) ? undefined : s.random.pick(approving);
+      const res = await s.presentCard(payment, card);
+      expect(res.status).toBe(202);
+      expect(await jsonOf(res)).toEqual({ paymentId: payment.id });
+      await h.deliver();
       payment.status = 'captured';
-      return `capture ${payment.id}`;
+      return `card ${card ?? 'default'} approves ${payment.id}`;
     },
   },
-  /** The money moved after all: recorded even after a cancel or an expiry. */
+  decline: {
+    weight: 2,
+    async run(s) {
+      const payment = pickOf(s, s.with('pending'));
+      if (!payment) return undefined;
+      const [card, { declines }] = s.random.pick(declining);
+      const res = await s.presentCard(payment, card);
+      expect(res.status).toBe(202);
+      await h.deliver();
+      payment.status = 'declined';
+      payment.declineReason = declines ?? null;
+      return `card ${card} declines ${payment.id} (${declines})`;
+    },
+  },
+  /** The terminal has nothing waiting for a payment that is no longer pending. */
+  cardTooLate: {
+    weight: 1,
+    async run(s) {
+      const payment = pickOf(s, s.with('captured', 'declined', 'cancelled', 'expired'));
+      if (!payment) return undefined;
+      expect((await s.presentCard(payment, undefined)).status).toBe(409);
+      return `card for ${payment.status} ${payment.id} → 409`;
+    },
+  },
+  /**
+   * The card is taken just before the cancel reaches the terminal: the cancel is answered (the
+   * webhook is not in yet), then the capture arrives and is recorded, since the money moved.
+   */
   lateCapture: {
     weight: 1,
     async run(s) {
-      const payment = pickOf(s, s.with('cancelled', 'expired'));
+      const payment = pickOf(s, s.with('pending'));
       if (!payment) return undefined;
-      await h.capture(payment.id);
+      expect((await s.presentCard(payment, undefined)).status).toBe(202);
+      const cancel = await s.send(`/api/payments/${payment.id}/cancel`);
+      expect(cancel.status).toBe(200);
+      expect((await jsonOf<PaymentResource>(cancel)).status).toBe('cancelled');
+      await h.deliver();
       payment.status = 'captured';
-      return `late capture ${payment.id}`;
+      return `late capture after cancel ${payment.id}`;
     },
   },
   /** A repeated report (new event ids) of a decided payment changes nothing. */
@@ -145,26 +205,8 @@ const operations: Record<string, { weight: number; run: Operation }> = {
     async run(s) {
       const payment = pickOf(s, s.with('captured', 'declined'));
       if (!payment) return undefined;
-      await h.capture(payment.id);
+      await reportCapture(payment);
       return `repeated capture of ${payment.status} ${payment.id}`;
-    },
-  },
-  decline: {
-    weight: 2,
-    async run(s) {
-      const payment = pickOf(s, s.with('pending'));
-      if (!payment) return undefined;
-      const reason = s.random.pick(declineReasons);
-      await recordGatewayEvent(h.deps, {
-        id: randomUUID(),
-        type: 'payment.declined',
-        paymentId: payment.id,
-        gatewayPaymentId: `gw_${payment.id}`,
-        occurredAt: h.deps.clock().toISOString(),
-        reason,
-      });
-      payment.status = 'declined';
-      return `decline ${payment.id} (${reason})`;
     },
   },
   cancel: {
@@ -183,27 +225,21 @@ const operations: Record<string, { weight: number; run: Operation }> = {
       return `cancel ${payment.status} ${payment.id} → ${res.status}`;
     },
   },
-  /** Not before its time; then the clock passes the timeout and the timer fires for some. */
+  /** Not before its time; then the clock passes the timeout and the scheduler expires them. */
   expire: {
     weight: 1,
     async run(s) {
       const pending = s.with('pending');
       if (pending.length === 0 || s.expiries >= maxExpiriesPerSequence) return undefined;
-      const early = s.random.pick(pending);
-      if (h.deps.clock().getTime() < early.expiresAt) {
-        expect((await expirePayment(h.deps, early.id)).events).toEqual([]);
-      }
+      expect((await h.scheduler.runOnce()).expired).toEqual([]);
       s.expiries += 1;
       h.advanceClock(timeoutSeconds * 1000);
-      const fired: string[] = [];
-      for (const payment of pending) {
-        if (!s.random.chance(0.7)) continue;
-        const { events } = await expirePayment(h.deps, payment.id);
-        expect(events.map((event) => event.type)).toEqual(['PaymentExpired']);
-        payment.status = 'expired';
-        fired.push(payment.id);
-      }
-      return `clock +${timeoutSeconds} s, expired ${fired.join(', ') || 'none'}`;
+      const { expired } = await h.scheduler.runOnce();
+      // The scheduler serves every company: earlier sequences' pending payments expire too.
+      const ours = expired.filter((id) => !leftPending.delete(id));
+      expect(new Set(ours)).toEqual(new Set(pending.map((payment) => payment.id)));
+      for (const payment of pending) payment.status = 'expired';
+      return `clock +${timeoutSeconds} s, expired ${ours.length}`;
     },
   },
   partialRefund: {
@@ -277,13 +313,34 @@ const operations: Record<string, { weight: number; run: Operation }> = {
   },
 };
 
+async function reportCapture(payment: ModelPayment) {
+  const base = {
+    paymentId: payment.id,
+    gatewayPaymentId: `gw_${payment.id}`,
+    occurredAt: h.deps.clock().toISOString(),
+    amountCents: payment.amountCents,
+    cardBrand: 'visa',
+    cardLast4: '4242',
+  };
+  await recordGatewayEvent(h.deps, { ...base, id: randomUUID(), type: 'payment.authorized' });
+  await recordGatewayEvent(h.deps, { ...base, id: randomUUID(), type: 'payment.captured' });
+}
+
 function pickOf<T>(s: Sequence, items: T[]): T | undefined {
   return items.length === 0 ? undefined : s.random.pick(items);
 }
 
 async function refundAccepted(s: Sequence, payment: ModelPayment, amountCents: number) {
-  const res = await s.refund(payment, amountCents);
+  // Sometimes the client retries (same Idempotency-Key): the refund is still made once.
+  const key = s.random.chance(0.3) ? randomUUID() : undefined;
+  const reason = `refund ${s.refunds + 1}`;
+  const res = await s.refund(payment, amountCents, key, reason);
   expect(res.status).toBe(201);
+  if (key) {
+    const retried = await s.refund(payment, amountCents, key, reason);
+    expect(retried.status).toBe(201);
+    expect(await jsonOf(retried)).toEqual(await jsonOf(res.clone()));
+  }
   payment.refundedCents += amountCents;
   s.refunds += 1;
   const answer = await jsonOf<PaymentResource>(res);
@@ -291,7 +348,7 @@ async function refundAccepted(s: Sequence, payment: ModelPayment, amountCents: n
     refundedCents: payment.refundedCents,
     refundableCents: payment.amountCents - payment.refundedCents,
   });
-  return `refund ${amountCents} of ${payment.id} (now ${payment.refundedCents}/${payment.amountCents})`;
+  return `refund ${amountCents}${key ? ' (retried)' : ''} of ${payment.id} (now ${payment.refundedCents}/${payment.amountCents})`;
 }
 
 const weighted = Object.entries(operations).flatMap(([name, { weight }]) =>
@@ -330,9 +387,10 @@ async function expectAgreesWithModel(s: Sequence) {
   expect(transactions.headers.get('Content-Range')).toMatch(new RegExp(`/${rows}$`));
 
   for (const payment of s.payments) {
-    const shown = await jsonOf<PaymentResource>(await h.getPayment(token, payment.id));
+    const shown = await h.payment(token, payment.id);
     expect(shown, `payment ${payment.id}`).toMatchObject({
       status: viewStatus(payment),
+      declineReason: payment.declineReason,
       amountCents: payment.amountCents,
       refundedCents: payment.refundedCents,
       refundableCents:
@@ -356,6 +414,7 @@ async function runSequence(index: number) {
     }
     at = 'the final checks';
     await expectAgreesWithModel(s);
+    for (const payment of s.with('pending')) leftPending.add(payment.id);
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     throw new Error(
@@ -373,7 +432,8 @@ describe(`money property (MONEY_PROPERTY_SEED=${seed})`, () => {
     for (let index = 0; index < sequences; index++) done.push(await runSequence(index));
     // The sequences did reach the interesting cases, or the property proves little.
     const traces = done.flatMap((s) => s.trace).join('\n');
-    for (const reached of ['capture', 'refund', 'over-refund', 'concurrent refunds', 'expired']) {
+    const cases = ['approves', 'declines', 'late capture', 'over-refund', 'concurrent refunds'];
+    for (const reached of [...cases, 'expired']) {
       expect(traces, `no "${reached}" in ${sequences} sequences`).toContain(reached);
     }
   }, 120_000);
@@ -387,7 +447,13 @@ describe('the ledger check', () => {
       amountCents: 4_200,
       currency: 'CAD',
     });
-    await h.capture(payment.id);
+    const presented = await h.call(
+      'POST',
+      `/api/terminals/${company.terminalId}/simulator/present-card`,
+      { token: company.token, body: { paymentId: payment.id } },
+    );
+    expect(presented.status).toBe(202);
+    await h.deliver();
     await ledger.verify(h);
     const tamper = (cents: number) =>
       h.pool.query(

@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { runningPostmaster } from '@issuer/eventstore/embedded';
+import { ledgerConsistency } from '@issuer/projections';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { PaymentFailpoint } from './scheduler/failpoints';
@@ -57,11 +58,23 @@ async function newSite() {
     });
     return { status: res.status, body: (await res.json()) as Answer };
   };
-  const database = () =>
-    new pg.Client({
-      connectionString: `postgres://postgres:postgres@127.0.0.1:${postgresPort}/postgres`,
-    });
-  return { env, port, call, database };
+  const databaseUrl = `postgres://postgres:postgres@127.0.0.1:${postgresPort}/postgres`;
+  const database = () => new pg.Client({ connectionString: databaseUrl });
+  /** The company's ledger balances and equals what was captured (after every money test). */
+  const expectLedger = async (companyId: string, capturedCents: bigint) => {
+    const pool = new pg.Pool({ connectionString: databaseUrl, max: 1 });
+    try {
+      expect(await ledgerConsistency(pool, companyId), `ledger of ${companyId}`).toEqual({
+        balanced: true,
+        availableCents: capturedCents,
+        capturedCents,
+        refundedCents: 0n,
+      });
+    } finally {
+      await pool.end();
+    }
+  };
+  return { env, port, call, database, expectLedger };
 }
 
 /** A verified company with one terminal, through the API as a user and the operator would. */
@@ -96,7 +109,7 @@ async function companyWithTerminal(
     deviceId: `${symbol}-1`,
   });
   expect(terminal.status).toBe(201);
-  return { token, terminalId: terminal.body.id as string };
+  return { token, terminalId: terminal.body.id as string, companyId: rows[0]?.company_id ?? '' };
 }
 
 function freePort(): Promise<number> {
@@ -187,7 +200,7 @@ describe('a payment when the API process dies while taking it', { timeout: 300_0
     // The embedded PostgreSQL stops with the API at the end: its goodbye is expected.
     db.on('error', () => {});
     try {
-      const { token, terminalId } = await companyWithTerminal(site, db, 'CRASH');
+      const { token, terminalId, companyId } = await companyWithTerminal(site, db, 'CRASH');
       const payment = { terminalId, amountCents: 1234, currency: 'CAD' };
 
       await expect(call('POST', '/payments', token, payment)).rejects.toThrow();
@@ -220,7 +233,7 @@ describe('a payment when the API process dies while taking it', { timeout: 300_0
             'SELECT payment_id, status FROM terminal_simulator_payments ORDER BY seq',
           )
         ).rows;
-      // The first never reached the gateway; the second did.
+      // The first never reached the gateway; the second did (no resumer runs in a crash-test life).
       expect(await simulatorRows()).toEqual([{ payment_id: second, status: 'waiting' }]);
 
       // Third life, no failpoint: the resumer sends both; the gateway keeps one row each. Every
@@ -268,6 +281,7 @@ describe('a payment when the API process dies while taking it', { timeout: 300_0
       }
       const balance = await call('GET', '/balance', token);
       expect(balance.body).toMatchObject({ currency: 'CAD', availableCents: 1234 + 4321 });
+      await site.expectLedger(companyId, 5555n);
 
       api.child.kill('SIGTERM');
       expect(await api.exited).toEqual({ code: 0, signal: null });
@@ -296,7 +310,7 @@ describe('npm run terminal-simulator beside the API (TERMINAL_GATEWAY_URL)', {
     await db.connect();
     db.on('error', () => {});
     try {
-      const { token, terminalId } = await companyWithTerminal(site, db, 'APART');
+      const { token, terminalId, companyId } = await companyWithTerminal(site, db, 'APART');
       const { call } = site;
       const payment = await call('POST', '/payments', token, {
         terminalId,
@@ -329,6 +343,7 @@ describe('npm run terminal-simulator beside the API (TERMINAL_GATEWAY_URL)', {
         {},
       );
       expect(declinedTry.status).toBe(409);
+      await site.expectLedger(companyId, 2750n);
 
       simulator.child.kill('SIGTERM');
       expect(await simulator.exited).toEqual({ code: 0, signal: null });

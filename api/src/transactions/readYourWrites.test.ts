@@ -1,8 +1,9 @@
 import { ledgerConsistency } from '@issuer/projections';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { SessionAnswer } from '../auth/testing/accountsHarness';
 import type { Company } from '../customers/testing/customersHarness';
 import { jsonOf } from '../http/testing/responses';
+import { ledgerCheck } from '../payments/testing/ledgerCheck';
 import { type PaymentsHarness, startPaymentsHarness } from '../payments/testing/paymentsHarness';
 
 let h: PaymentsHarness;
@@ -12,6 +13,9 @@ beforeAll(async () => {
   company = await h.companyWithTerminal();
 });
 afterAll(() => h.close());
+// After every test: each company's ledger balances and equals captured − refunded.
+const ledger = ledgerCheck();
+afterEach(() => ledger.verify(h));
 
 const get = async <T = Record<string, unknown>>(path: string) =>
   jsonOf<T>(await h.call('GET', path, { token: company.token }));

@@ -2,6 +2,7 @@ import type { EventStore } from '@issuer/events';
 import type { Pool } from 'pg';
 import type { Logger } from 'pino';
 import { applyDdlOnce } from '../http';
+import { periodic } from '../http/periodic';
 import { recordWalletEntry, walletEntryOf, walletEventTypes } from './walletCommands';
 
 const checkpointName = 'walletRecorder';
@@ -39,10 +40,6 @@ export function createWalletRecorder(
   deps: { store: EventStore; pool: Pool; clock: () => Date; logger: Logger },
   { intervalMs = 1_000, batchSize = 500 } = {},
 ): WalletRecorder {
-  let timer: NodeJS.Timeout | undefined;
-  let running: Promise<unknown> | undefined;
-  let stopped = true;
-
   async function runOnce(): Promise<number> {
     const client = await deps.pool.connect();
     let recorded = 0;
@@ -87,27 +84,8 @@ export function createWalletRecorder(
     }
   }
 
-  function tick() {
-    if (stopped || running) return;
-    running = runOnce()
-      .catch((error) => deps.logger.error({ err: error }, 'wallet recorder: a pass failed'))
-      .finally(() => {
-        running = undefined;
-      });
-  }
-
   return {
     runOnce,
-    start() {
-      stopped = false;
-      timer = setInterval(tick, intervalMs);
-      timer.unref();
-      tick();
-    },
-    async stop() {
-      stopped = true;
-      clearInterval(timer);
-      await running;
-    },
+    ...periodic(runOnce, { intervalMs, logger: deps.logger, label: 'wallet recorder' }),
   };
 }

@@ -86,8 +86,12 @@ export async function startEtransferHarness(
 
   async function settle() {
     await simulator.deliverDue();
-    const head = await h.store.headPosition();
-    if (head !== undefined) expect(await h.deps.readModels.waitFor(head, 10_000)).toBe(true);
+    // The last event committed so far (the store's visible head can lag a commit for a moment).
+    const { rows } = await h.pool.query<{ head: string | null }>(
+      'SELECT max(position)::text AS head FROM es_events',
+    );
+    const head = rows[0]?.head;
+    if (head) expect(await h.deps.readModels.waitFor(BigInt(head), 10_000)).toBe(true);
     await walletRecorder.runOnce();
   }
 

@@ -1,9 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { loadPayment } from '../paymentCommands';
 import {
   type SimulatorHarness,
   startSimulatorHarness,
 } from '../simulator/testing/simulatorHarness';
+import { ledgerCheck } from '../testing/ledgerCheck';
 
 let h: SimulatorHarness;
 let company: Awaited<ReturnType<SimulatorHarness['companyWithTerminal']>>;
@@ -11,6 +12,9 @@ beforeAll(async () => {
   h = await startSimulatorHarness();
 });
 afterAll(() => h.close());
+// After every test: each company's ledger balances and equals captured − refunded.
+const ledger = ledgerCheck();
+afterEach(() => ledger.verify(h));
 
 const pay = (amountCents = 2000) =>
   h.pay(company.token, { terminalId: company.terminalId, amountCents, currency: 'CAD' });

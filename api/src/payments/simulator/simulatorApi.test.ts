@@ -1,6 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startCustomersHarness } from '../../customers/testing/customersHarness';
 import { errorOf, jsonOf } from '../../http/testing/responses';
+import { ledgerCheck } from '../testing/ledgerCheck';
 import type { WaitingPayment } from './terminalSimulator';
 import { type SimulatorHarness, startSimulatorHarness } from './testing/simulatorHarness';
 
@@ -13,6 +14,9 @@ beforeAll(async () => {
   other = await h.companyWithTerminal();
 });
 afterAll(() => h.close());
+// After every test: each company's ledger balances and equals captured − refunded.
+const ledger = ledgerCheck();
+afterEach(() => ledger.verify(h));
 
 const presentCard = (terminalId: string, body: unknown = {}, token = company.token) =>
   h.call('POST', `/api/terminals/${terminalId}/simulator/present-card`, { token, body });

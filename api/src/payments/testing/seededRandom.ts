@@ -34,7 +34,7 @@ export function seededRandom(seed: number): SeededRandom {
   };
 }
 
-/** MONEY_PROPERTY_SEED replays a failure; otherwise a new seed each run. */
+/** The seed in the environment variable `name` replays a failure; otherwise a new seed each run. */
 export function seedFromEnv(name: string): number {
   const given = process.env[name];
   if (given !== undefined && given !== '') {

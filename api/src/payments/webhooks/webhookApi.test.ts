@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { errorOf, jsonOf } from '../../http/testing/responses';
 import type { GatewayEvent } from '../gateway';
 import { paymentStream } from '../paymentCommands';
@@ -6,6 +6,7 @@ import {
   type SimulatorHarness,
   startSimulatorHarness,
 } from '../simulator/testing/simulatorHarness';
+import { ledgerCheck } from '../testing/ledgerCheck';
 import { terminalWebhookPath } from './webhookApi';
 import { signatureHeader, signWebhook, webhookSecretOf } from './webhookSignature';
 
@@ -16,6 +17,9 @@ beforeAll(async () => {
   company = await h.companyWithTerminal();
 });
 afterAll(() => h.close());
+// After every test: each company's ledger balances and equals captured − refunded.
+const ledger = ledgerCheck();
+afterEach(() => ledger.verify(h));
 
 const secret = () => webhookSecretOf(h.deps.config);
 const post = (body: string, signature?: string) =>

@@ -249,7 +249,12 @@ async function addToTotals(
 
 /** The company's available balance now (credits − debits of its available account): one row. */
 export async function getAvailableBalance(db: Queryable, companyId: string): Promise<bigint> {
-  return (await getAvailableBalances(db, [companyId])).get(companyId) ?? 0n;
+  const { rows } = await db.query<{ balance: string }>(
+    `SELECT credits_cents - debits_cents AS balance FROM ledger_balances
+      WHERE company_id = $1 AND account = $2`,
+    [companyId, ledgerAccounts.companyAvailable(companyId)],
+  );
+  return BigInt(rows[0]?.balance ?? 0);
 }
 
 /** Available balances of several companies at once (the operator's list); 0 when none posted. */

@@ -71,9 +71,11 @@ export interface Totals {
 
 /**
  * A page and the exact totals. Totals come from `money_counts` when the filter is one counted
- * dimension (one row read), else from counting the matches (the search and id filters narrow
- * them to few). A page past the middle is read from the far end in reverse, so the last page of
- * a large company costs what the first does (the sort columns have (company, column, id) indexes).
+ * dimension (one row read), else from counting the matches. The common cases take one
+ * statement: an unfiltered shallow page with its stored totals, and a filter with few matches
+ * (a search) read whole. A page past the middle is read from the far end in reverse, so the last
+ * page of a large company costs what the first does (the sort columns have (company, column, id)
+ * indexes).
  */
 export async function listPage<Stored, Field extends string>(
   db: Queryable,
@@ -90,12 +92,24 @@ export async function listPage<Stored, Field extends string>(
 ): Promise<{ rows: Stored[] } & Totals> {
   const { start, end } = query.range;
   const limit = Math.max(0, end - start + 1);
+  const filtered = query.where.params.length > 1;
+  if (query.counted && !filtered && start < shallowPages && limit > 0) {
+    // The usual request (a first page, no filter): page and totals in one round trip.
+    const first = await pageWithTotals<Stored, Field>(db, spec, query, start, limit);
+    if (first) return first;
+  }
+  if (!query.counted && limit > 0) {
+    // Usually few matches (a search): all of them, their totals and the page in one statement.
+    const few = await fewMatchesPage<Stored, Field>(db, spec, query, start, limit);
+    if (few) return few;
+  }
   const totals = query.counted
     ? await countedTotals(db, query.companyId, query.counted)
     : await countMatches(db, spec.table, query.where, query.netColumn);
   if (start >= totals.total || limit === 0) return { rows: [], ...totals };
-  // Few matches: sort them, rather than walk the sort index past rows that do not match.
-  const few = !query.counted && totals.total <= fewMatches;
+  // A filter with few matches: sort them, rather than walk the sort index past rows that do not
+  // match (the planner's estimate can be far off, as for the pending payments of a busy company).
+  const few = filtered && totals.total <= fewMatches;
   if (few || start <= totals.total / 2) {
     return { rows: await page(db, spec, query.where, query.sort, start, limit, few), ...totals };
   }
@@ -112,8 +126,78 @@ export async function listPage<Stored, Field extends string>(
   return { rows: reversed.reverse(), ...totals };
 }
 
+/** Pages starting below this offset are read forwards, with their totals, in one statement. */
+const shallowPages = 1_000;
+
+/** Undefined when the page is empty (past the end): the caller then reads the totals alone. */
+async function pageWithTotals<Stored, Field extends string>(
+  db: Queryable,
+  spec: ListTable<Field>,
+  query: { companyId: string; where: Where; counted?: CountedDimension; sort: Sort<Field> },
+  start: number,
+  limit: number,
+): Promise<({ rows: Stored[] } & Totals) | undefined> {
+  const counted = query.counted;
+  if (!counted) return undefined;
+  const n = query.where.params.length;
+  const totals = (column: string) =>
+    `(SELECT coalesce(sum(${column}), 0) FROM money_counts WHERE company_id = $${n + 1}
+       AND list = $${n + 2} AND dimension = $${n + 3} AND value = ANY($${n + 4}))`;
+  const { rows } = await db.query<Record<string, unknown> & { total__: string; net__: string }>(
+    `SELECT ${spec.columns}, ${totals('total')} AS total__, ${totals('net_cents')} AS net__
+       FROM ${spec.table} WHERE ${query.where.sql}
+      ORDER BY ${orderBy(spec, query.sort)} LIMIT $${n + 5} OFFSET $${n + 6}`,
+    [
+      ...query.where.params,
+      query.companyId,
+      counted.list,
+      counted.dimension,
+      counted.values,
+      limit,
+      start,
+    ],
+  );
+  const first = rows[0];
+  if (!first) return undefined;
+  return {
+    rows: rows.map(({ total__: _total, net__: _net, ...row }) => row as Stored),
+    total: Number(first.total__),
+    netCents: BigInt(first.net__),
+  };
+}
+
+/** Undefined when there are more than `fewMatches` matches. */
+async function fewMatchesPage<Stored, Field extends string>(
+  db: Queryable,
+  spec: ListTable<Field>,
+  query: { where: Where; sort: Sort<Field>; netColumn?: string },
+  start: number,
+  limit: number,
+): Promise<({ rows: Stored[] } & Totals) | undefined> {
+  const n = query.where.params.length;
+  const net = query.netColumn ? `coalesce(sum(${query.netColumn}), 0)` : '0';
+  const { rows } = await db.query<Record<string, unknown> & { total__: string; net__: string }>(
+    `WITH matches AS MATERIALIZED (
+       SELECT ${spec.columns} FROM ${spec.table} WHERE ${query.where.sql} LIMIT ${fewMatches + 1}
+     ), totals AS (SELECT count(*) AS total__, ${net} AS net__ FROM matches)
+     SELECT * FROM totals LEFT JOIN LATERAL (
+       SELECT * FROM matches ORDER BY ${orderBy(spec, query.sort)} LIMIT $${n + 1} OFFSET $${n + 2}
+     ) page ON true`,
+    [...query.where.params, limit, start],
+  );
+  const first = rows[0];
+  if (!first || Number(first.total__) > fewMatches) return undefined;
+  return {
+    rows: rows
+      .filter((row) => row[spec.id] !== null)
+      .map(({ total__: _total, net__: _net, ...row }) => row as Stored),
+    total: Number(first.total__),
+    netCents: BigInt(first.net__),
+  };
+}
+
 /** Up to this many matches are read by their filter's indexes and sorted in memory. */
-const fewMatches = 20_000;
+const fewMatches = 5_000;
 
 export function orderBy<Field extends string>(spec: ListTable<Field>, sort: Sort<Field>): string {
   return `${spec.sortColumns[sort.field]} ${sort.order}, ${spec.id} ${sort.order}`;

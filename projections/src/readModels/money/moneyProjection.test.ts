@@ -366,3 +366,22 @@ describe('the transactions list', () => {
     expect(ids).toEqual(['r0', 'r10', 'r20']);
   });
 });
+
+describe('a filter with many matches', () => {
+  it('counts them and reads a last page from the far end', async () => {
+    // Rows as the projection writes them, more than a search reads whole (5,000).
+    await db.pool.query(
+      `INSERT INTO money_transactions (transaction_id, company_id, kind, status, amount_cents,
+         net_cents, currency, payment_id, created_at, position)
+       SELECT 'm' || lpad(i::text, 5, '0'), 'co-many', 'payment', 'succeeded', i, i, 'CAD',
+              'm' || i, timestamptz '2026-01-01' + i * interval '1 minute', 900000 + i
+         FROM generate_series(1, 6000) i`,
+    );
+    const filter = { amountMin: 2 };
+    const first = await transactions('co-many', { filter });
+    expect([first.total, first.netCents]).toEqual([5999, BigInt((6000 * 6001) / 2 - 1)]);
+    expect(first.rows[0]?.id).toBe('m06000');
+    const last = await transactions('co-many', { filter, range: { start: 5990, end: 5999 } });
+    expect(last.rows.map((row) => row.amountCents)).toEqual([10, 9, 8, 7, 6, 5, 4, 3, 2]);
+  });
+});
