@@ -22,7 +22,7 @@ import {
   queryParams,
   waitForReadModels,
 } from '../http';
-import { maxPaymentCents, minPaymentCents } from '../payments/businessLogic';
+import { amountCents, origin } from '../payments/api';
 import {
   idParam,
   maxPageRows,
@@ -40,12 +40,6 @@ import {
   sendPayout,
 } from './etransferCommands';
 
-const amountMessage = `Must be a whole number of cents from ${minPaymentCents} to ${maxPaymentCents}`;
-const amountCents = z
-  .number({ error: amountMessage })
-  .int(amountMessage)
-  .min(minPaymentCents, amountMessage)
-  .max(maxPaymentCents, amountMessage);
 const customerId = z
   .string({ error: 'Choose a customer' })
   .trim()
@@ -118,12 +112,6 @@ async function answer(c: Context<AppEnv>, etransferId: string, position?: bigint
   if (!row) throw notFound('E-transfer');
   return etransferResource(row);
 }
-
-const origin = (c: Context<AppEnv>) => ({
-  companyId: c.var.caller.companyId,
-  actorId: c.var.caller.userId,
-  correlationId: c.var.requestId,
-});
 
 /**
  * `/api/etransfers`: money requests, payouts, the list (react-admin: views all, requested,

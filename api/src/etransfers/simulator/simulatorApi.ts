@@ -4,19 +4,14 @@ import { every } from 'hono/combine';
 import { z } from 'zod';
 import { customerAccess } from '../../customers/access';
 import { type AppEnv, errorResponse, type Feature, idempotent, jsonBody } from '../../http';
-import { maxPaymentCents, minPaymentCents } from '../../payments/businessLogic';
+import { amountCents } from '../../payments/api';
 import { ownEtransfer } from '../etransferCommands';
 import { type EtransferSimulatorControls, isEtransferSimulator } from './etransferSimulator';
 
 const access = every(...customerAccess);
-const amountMessage = `Must be a whole number of cents from ${minPaymentCents} to ${maxPaymentCents}`;
 const incomingSchema = z.strictObject({
   fromEmail: z.email({ error: 'Must be an email address' }).max(320),
-  amountCents: z
-    .number({ error: amountMessage })
-    .int(amountMessage)
-    .min(minPaymentCents, amountMessage)
-    .max(maxPaymentCents, amountMessage),
+  amountCents,
   reference: z.string({ error: 'Must be text' }).trim().max(100).nullable().optional(),
 });
 
