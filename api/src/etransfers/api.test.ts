@@ -261,14 +261,40 @@ describe('GET /api/contacts-app/etransfers (the seed call)', () => {
   });
 });
 
+describe('a provider that cannot be reached', () => {
+  it('leaves the request and the payout recorded; the timer hands them over later', async () => {
+    const company = await h.companyWithCustomer();
+    await h.fund(company, 2000);
+    h.failNextProviderCalls(2);
+    const request = await requested(company, 300);
+    expect(request.status).toBe('requested');
+    const res = await paidOut(company, 2000);
+    expect(res.status).toBe(201);
+    const payout = await jsonOf<EtransferResource>(res);
+    expect(payout.status).toBe('requested');
+    expect(await h.balance(company.token)).toBe(0);
+
+    const scheduler = createEtransferScheduler(h.deps, { resendAfterMs: 30_000 });
+    expect((await scheduler.runOnce()).resent).toEqual([]);
+    h.advanceClock(31_000);
+    expect((await scheduler.runOnce()).resent).toEqual(
+      expect.arrayContaining([request.id, payout.id]),
+    );
+    await h.settle();
+    expect((await h.etransfer(company.token, request.id)).status).toBe('sent');
+    expect((await h.etransfer(company.token, payout.id)).status).toBe('sent');
+    expect(await h.balance(company.token)).toBe(0);
+  });
+});
+
 // Last: moving the clock days ahead expires every token signed before.
 describe('the expiry timer', () => {
   it('expires a request nobody paid at its expiry time, not before', async () => {
     const scheduler = createEtransferScheduler(h.deps);
     const request = await requested(a, 100, { expiresAt: '2025-03-03T10:00:00Z' });
-    expect(await scheduler.runOnce()).not.toContain(request.id);
+    expect((await scheduler.runOnce()).expired).not.toContain(request.id);
     h.advanceClock(3 * 86_400_000);
-    expect(await scheduler.runOnce()).toContain(request.id);
+    expect((await scheduler.runOnce()).expired).toContain(request.id);
     await h.settle();
     expect((await loadEtransfer(h.deps, request.id)).status).toBe('expired');
     const { rows } = await h.pool.query('SELECT status FROM etransfers WHERE etransfer_id = $1', [

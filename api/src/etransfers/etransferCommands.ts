@@ -113,7 +113,7 @@ export interface RequestMoneyInput extends CommandOrigin {
  * is idempotent by the e-transfer id, so sending it again never asks twice.
  */
 export async function requestMoney(deps: EtransferDeps, input: RequestMoneyInput) {
-  const provider = providerOf(deps);
+  providerOf(deps); // 503 before anything is recorded
   const recipientEmail = await customerEmail(deps, input.companyId, input.customerId);
   const etransferId = newEtransferId();
   const now = deps.clock();
@@ -140,27 +140,51 @@ export async function requestMoney(deps: EtransferDeps, input: RequestMoneyInput
     origin,
   );
   try {
-    const { providerTransferId } = await provider.requestMoney({
-      etransferId,
-      companyId: input.companyId,
-      recipientEmail,
-      amountCents: input.amountCents,
-      currency: 'CAD',
-      message: input.message,
-      reference: input.reference,
-      expiresAt: expiresAt.toISOString(),
-    });
-    const sent = await runOnEtransfer(
-      deps,
-      etransferId,
-      { type: 'MarkEtransferSent', data: { providerTransferId, now: deps.clock() } },
-      origin,
-    );
-    return { etransferId, position: sent.position ?? requested.position };
+    const sent = await sendToProvider(deps, etransferId, origin);
+    return { etransferId, position: sent?.position ?? requested.position };
   } catch (error) {
     deps.logger.warn({ err: error, etransferId }, 'sending the money request failed');
     return { etransferId, position: requested.position };
   }
+}
+
+/**
+ * Hands a recorded request or payout to the provider (again): safe at any time, the provider is
+ * idempotent by the e-transfer id and one already answered is left alone. The timer calls it for
+ * those a failed provider call left behind.
+ */
+export async function sendToProvider(
+  deps: EtransferDeps,
+  etransferId: string,
+  origin: CommandOrigin = {},
+): Promise<EtransferOutcome | undefined> {
+  const provider = providerOf(deps);
+  const state = await loadEtransfer(deps, etransferId);
+  if (!isEtransfer(state) || state.status !== 'requested') return undefined;
+  const transfer = {
+    etransferId,
+    companyId: state.companyId,
+    recipientEmail: state.email,
+    amountCents: state.amountCents,
+    currency: state.currency,
+    message: state.message,
+  };
+  if (state.kind === 'payout') {
+    await provider.sendMoney(transfer);
+    return undefined;
+  }
+  if (state.kind !== 'request' || state.expiresAt === null) return undefined;
+  const { providerTransferId } = await provider.requestMoney({
+    ...transfer,
+    reference: state.reference,
+    expiresAt: state.expiresAt,
+  });
+  return runOnEtransfer(
+    deps,
+    etransferId,
+    { type: 'MarkEtransferSent', data: { providerTransferId, now: deps.clock() } },
+    origin,
+  );
 }
 
 export interface PayoutInput extends CommandOrigin {
@@ -178,7 +202,7 @@ export interface PayoutInput extends CommandOrigin {
  * payout fail, the reservation is given back.
  */
 export async function sendPayout(deps: EtransferDeps, input: PayoutInput) {
-  const provider = providerOf(deps);
+  providerOf(deps); // 503 before anything is recorded
   const recipientEmail = await customerEmail(deps, input.companyId, input.customerId);
   const etransferId = newEtransferId();
   const origin = { ...input, userId: input.actorId };
@@ -207,14 +231,7 @@ export async function sendPayout(deps: EtransferDeps, input: PayoutInput) {
     throw error;
   }
   try {
-    await provider.sendMoney({
-      etransferId,
-      companyId: input.companyId,
-      recipientEmail,
-      amountCents: input.amountCents,
-      currency: 'CAD',
-      message: input.message,
-    });
+    await sendToProvider(deps, etransferId, origin);
   } catch (error) {
     deps.logger.warn({ err: error, etransferId }, 'sending the payout to the provider failed');
   }

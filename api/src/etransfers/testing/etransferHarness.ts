@@ -49,6 +49,8 @@ export interface EtransferHarness extends CustomersHarness {
   etransfer(token: string, id: string): Promise<EtransferResource>;
   balance(token: string): Promise<number>;
   ledger: ReturnType<typeof ledgerCheck>;
+  /** Make the next `n` calls to the provider fail, as an unreachable provider would. */
+  failNextProviderCalls(count: number): void;
 }
 
 let counter = 0;
@@ -133,23 +135,40 @@ export async function startEtransferHarness(
       return (await jsonOf<{ availableCents: number }>(res)).availableCents;
     },
     ledger: ledgerCheck(),
+    failNextProviderCalls: (count) => provider.failNext(count),
   };
 }
 
-function lateBound(): EtransferSimulatorProvider & { bind(target: EtransferSimulator): void } {
+type LateBound = EtransferSimulatorProvider & {
+  bind(target: EtransferSimulator): void;
+  failNext(count: number): void;
+};
+
+function lateBound(): LateBound {
   let target: EtransferSimulator | undefined;
+  let failing = 0;
   const bound = () => {
     if (!target) throw new Error('the simulator is not bound yet');
     return target;
   };
-  const provider: EtransferSimulatorProvider & { bind(target: EtransferSimulator): void } = {
+  const reachable = () => {
+    if (failing > 0) {
+      failing -= 1;
+      throw new Error('connect ECONNREFUSED (the provider is unreachable)');
+    }
+    return bound();
+  };
+  const provider: LateBound = {
     name: etransferSimulatorName,
     bind: (simulator) => {
       target = simulator;
     },
-    requestMoney: (request) => bound().requestMoney(request),
+    failNext: (count) => {
+      failing = count;
+    },
+    requestMoney: async (request) => reachable().requestMoney(request),
     cancelRequest: (request) => bound().cancelRequest(request),
-    sendMoney: (request) => bound().sendMoney(request),
+    sendMoney: async (request) => reachable().sendMoney(request),
     deposit: (companyId, id) => bound().deposit(companyId, id),
     decline: (companyId, id) => bound().decline(companyId, id),
     incoming: (request) => bound().incoming(request),
