@@ -358,14 +358,13 @@ async function matchOf(
     if (state.status === 'reserved') return { customerId: state.customerId, by: 'email' };
   }
   if (event.reference === null) return undefined;
-  const { rows } = await deps.pool
-    .query<{ customer_id: string }>(
-      `SELECT customer_id FROM etransfers
-        WHERE company_id = $1 AND kind = 'request' AND reference = $2 AND customer_id IS NOT NULL
-        ORDER BY created_at DESC LIMIT 1`,
-      [event.companyId, event.reference],
-    )
-    .catch(() => ({ rows: [] as { customer_id: string }[] }));
+  // The read model suffices here: a match is a convenience a user can correct, not an invariant.
+  const { rows } = await deps.pool.query<{ customer_id: string }>(
+    `SELECT customer_id FROM etransfers
+      WHERE company_id = $1 AND kind = 'request' AND reference = $2 AND customer_id IS NOT NULL
+      ORDER BY created_at DESC LIMIT 1`,
+    [event.companyId, event.reference],
+  );
   const row = rows[0];
   return row ? { customerId: row.customer_id, by: 'reference' } : undefined;
 }
