@@ -10,7 +10,12 @@ import {
 import pg from 'pg';
 import { createApp } from './app';
 import { createEtransferScheduler } from './etransfers/etransferScheduler';
-import { createEtransferSimulator } from './etransfers/simulator/etransferSimulator';
+import type { EtransferProvider } from './etransfers/provider';
+import { createEtransferProviderClient } from './etransfers/simulator/etransferProviderClient';
+import {
+  createEtransferSimulator,
+  type EtransferSimulator,
+} from './etransfers/simulator/etransferSimulator';
 import { etransferWebhookPath } from './etransfers/webhookApi';
 import type { AppDependencies, ReadModelWaiter } from './http';
 import {
@@ -56,14 +61,7 @@ async function main() {
     config.projectors === 'external' ? undefined : await startPublishing(infrastructure);
   const clock = () => new Date();
   const gateway = terminalGateway(infrastructure, clock);
-  const etransferSimulator = createEtransferSimulator({
-    pool: infrastructure.pool,
-    clock,
-    secret: etransferWebhookSecretOf(config),
-    webhookUrl: `http://127.0.0.1:${config.port}/api${etransferWebhookPath}`,
-    logger,
-    delivery: config.terminalSimulatorMisbehaviour,
-  });
+  const etransfers = etransferProvider(infrastructure, clock);
   const deps: AppDependencies = {
     store: infrastructure.store,
     pool: infrastructure.pool,
@@ -73,7 +71,7 @@ async function main() {
     clock,
     config,
     paymentGateway: withFailpoint(gateway.adapter, config.paymentsTestFailpoint),
-    etransferProvider: etransferSimulator,
+    etransferProvider: etransfers.adapter,
   };
   const ui = hasBuiltUi(uiDistDir)
     ? { distDir: uiDistDir, supportEmail: config.supportEmail }
@@ -88,7 +86,7 @@ async function main() {
   );
   if (guidance) console.log(`\n${guidance}\n`);
   gateway.simulator?.start();
-  etransferSimulator.start();
+  etransfers.simulator?.start();
   // A crash-test process (PAYMENTS_TEST_FAILPOINT) dies at its point; resuming is the next life's job.
   const scheduler = config.paymentsTestFailpoint ? undefined : startPaymentScheduler(deps);
   const walletRecorder = createWalletRecorder(deps);
@@ -104,7 +102,7 @@ async function main() {
       await walletRecorder.stop();
       await etransferScheduler.stop();
       await gateway.simulator?.stop();
-      await etransferSimulator.stop();
+      await etransfers.simulator?.stop();
       await closeServer(server);
       await publishing?.stop();
       await readSide.stop();
@@ -116,6 +114,31 @@ async function main() {
     }
   };
   onStopSignal(stop);
+}
+
+/**
+ * The e-transfer simulator in this process by default, delivering its webhooks to this API; with
+ * ETRANSFER_PROVIDER_URL, the HTTP adapter to `npm run etransfer-simulator` instead.
+ */
+function etransferProvider(
+  { config, pool, logger }: Infrastructure,
+  clock: () => Date,
+): { adapter: EtransferProvider; simulator?: EtransferSimulator } {
+  const secret = etransferWebhookSecretOf(config);
+  if (config.etransferProviderUrl) {
+    return {
+      adapter: createEtransferProviderClient({ url: config.etransferProviderUrl, secret, clock }),
+    };
+  }
+  const simulator = createEtransferSimulator({
+    pool,
+    clock,
+    secret,
+    webhookUrl: `http://127.0.0.1:${config.port}/api${etransferWebhookPath}`,
+    logger,
+    delivery: config.terminalSimulatorMisbehaviour,
+  });
+  return { adapter: simulator, simulator };
 }
 
 /**

@@ -49,6 +49,8 @@ export interface EtransferHarness extends CustomersHarness {
   etransfer(token: string, id: string): Promise<EtransferResource>;
   balance(token: string): Promise<number>;
   ledger: ReturnType<typeof ledgerCheck>;
+  /** The app's provider from now on (the HTTP adapter to the simulator's own process, say). */
+  useProvider(provider: EtransferSimulatorProvider): void;
   /** Make the next `n` calls to the provider fail, as an unreachable provider would. */
   failNextProviderCalls(count: number): void;
 }
@@ -136,16 +138,17 @@ export async function startEtransferHarness(
     },
     ledger: ledgerCheck(),
     failNextProviderCalls: (count) => provider.failNext(count),
+    useProvider: (adapter) => provider.bind(adapter),
   };
 }
 
 type LateBound = EtransferSimulatorProvider & {
-  bind(target: EtransferSimulator): void;
+  bind(target: EtransferSimulatorProvider): void;
   failNext(count: number): void;
 };
 
 function lateBound(): LateBound {
-  let target: EtransferSimulator | undefined;
+  let target: EtransferSimulatorProvider | undefined;
   let failing = 0;
   const bound = () => {
     if (!target) throw new Error('the simulator is not bound yet');
