@@ -25,6 +25,7 @@ import {
 import { amountCents, origin } from '../payments/api';
 import {
   idParam,
+  listWindow,
   maxPageRows,
   oneOrMany,
   rangeParam,
@@ -144,16 +145,13 @@ export const etransferRoutes: Feature = () =>
     })
     .get('/etransfers', access, queryParams(listQuerySchema), async (c) => {
       const query = c.req.valid('query');
-      const filter = query.filter ?? {};
-      const [field, order] = query.sort ?? ['createdAt', 'DESC'];
-      const [start, end] = query.range ?? [0, filter.id ? Math.max(filter.id.length - 1, 0) : 24];
+      const window = listWindow(query, 'createdAt');
       const list = await listEtransfers(c.var.deps.pool, {
         companyId: c.var.caller.companyId,
-        sort: { field, order },
-        range: { start, end },
-        filter,
+        ...window,
+        filter: query.filter ?? {},
       });
-      setContentRange(c, 'etransfers', start, list.rows.length, list.total);
+      setContentRange(c, 'etransfers', window.range.start, list.rows.length, list.total);
       return c.json(list.rows.map(etransferResource), 200);
     })
     .get('/etransfers/:id', access, async (c) => c.json(await answer(c, c.req.param('id')), 200))
