@@ -145,6 +145,14 @@ describe('incoming e-transfers', () => {
       matchReason: 'Sent from her husband’s account',
     });
     expect((await list(a, 'unmatched')).rows).toEqual([]);
+    // Its Transactions row now belongs to the customer too.
+    const filter = encodeURIComponent(JSON.stringify({ customerId: a.customerId }));
+    const tx = await h.call('GET', `/api/transactions?filter=${filter}&range=[0,999]`, {
+      token: a.token,
+    });
+    const ids = (await jsonOf<{ id: string }[]>(tx)).map((row) => row.id);
+    expect(ids).toContain(id);
+    expect(Number(tx.headers.get('Content-Range')?.split('/')[1])).toBe(ids.length);
   });
 
   it('matches by the reference of an earlier request when the sender is unknown', async () => {

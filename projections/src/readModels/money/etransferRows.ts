@@ -1,7 +1,7 @@
 import { type EtransferEvent, ledgerAccounts } from '@issuer/events';
 import type { PoolClient } from 'pg';
 import { type LedgerLine, transfer } from './ledger';
-import type { TransactionRow } from './transactionRows';
+import { addCounts, type TransactionRow } from './transactionRows';
 
 export const etransferKinds = ['request', 'incoming', 'payout'] as const;
 export type EtransferKind = (typeof etransferKinds)[number];
@@ -158,6 +158,7 @@ export function etransferMoneyMoved(
   transactions: TransactionRow[],
   lines: LedgerLine[],
   statusChanges: Map<string, string>,
+  matches: Map<string, { customerId: string; customerName: string | null }>,
 ): void {
   const available = ledgerAccounts.companyAvailable(row.companyId);
   const external = ledgerAccounts.externalEtransfer;
@@ -224,6 +225,9 @@ export function etransferMoneyMoved(
       return;
     case 'PayoutSent':
       statusChanges.set(row.id, 'succeeded');
+      return;
+    case 'EtransferMatched':
+      matches.set(row.id, { customerId: event.data.customerId, customerName });
       return;
     case 'PayoutFailed':
       statusChanges.set(row.id, 'failed');
@@ -346,6 +350,33 @@ export async function updateTransactionStatuses(
       WHERE t.transaction_id = c.id`,
     [[...changes.keys()], [...changes.values()]],
   );
+}
+
+/**
+ * An autodeposit matched by hand: its Transactions row gets the customer (once), and the
+ * customer's totals count it from then on.
+ */
+export async function matchTransactions(
+  client: PoolClient,
+  matches: ReadonlyMap<string, { customerId: string; customerName: string | null }>,
+): Promise<void> {
+  const deltas = new Map<string, { total: number; net: bigint }>();
+  for (const [id, match] of matches) {
+    const { rows } = await client.query<{ company_id: string; net_cents: string }>(
+      `UPDATE money_transactions SET customer_id = $2, customer_name = $3
+        WHERE transaction_id = $1 AND customer_id IS NULL
+        RETURNING company_id, net_cents::text`,
+      [id, match.customerId, match.customerName],
+    );
+    for (const row of rows) {
+      const key = JSON.stringify([row.company_id, 'transactions', 'customerId', match.customerId]);
+      const delta = deltas.get(key) ?? { total: 0, net: 0n };
+      delta.total += 1;
+      delta.net += BigInt(row.net_cents);
+      deltas.set(key, delta);
+    }
+  }
+  await addCounts(client, deltas);
 }
 
 export const etransferMigration = `

@@ -14,6 +14,7 @@ import {
   etransferMoneyMoved,
   evolveEtransferRow,
   loadEtransfers,
+  matchTransactions,
   updateTransactionStatuses,
   upsertEtransfers,
 } from './etransferRows';
@@ -60,6 +61,7 @@ export const moneyProjection: Projection = {
     const etransfers = await loadEtransfers(client, ids.etransfers);
     const changedEtransfers = new Map<string, EtransferRow>();
     const statusChanges = new Map<string, string>();
+    const matches = new Map<string, { customerId: string; customerName: string | null }>();
     for (const recorded of events) {
       const etransferEvent = asEtransferEvent(recorded);
       if (etransferEvent) {
@@ -79,6 +81,7 @@ export const moneyProjection: Projection = {
           transactions,
           lines,
           statusChanges,
+          matches,
         );
         continue;
       }
@@ -102,6 +105,7 @@ export const moneyProjection: Projection = {
     await upsertEtransfers(client, [...changedEtransfers.values()]);
     await insertTransactions(client, transactions);
     await updateTransactionStatuses(client, statusChanges);
+    await matchTransactions(client, matches);
     await postLines(client, lines);
     await names.save(client);
   },
