@@ -30,9 +30,10 @@ const handled = new Set<string>(walletEventTypes);
 
 /**
  * The process manager that keeps each company's wallet stream in step with its money: every
- * capture, refund, refused refund (credited back), e-transfer deposit and returned payout, read from the global log after its own
- * checkpoint. The checkpoint row is locked for the pass (a second process skips its turn) and
- * moves only after the entries are appended; a crash in between replays them, and the wallet
+ * capture, refund, refused refund (credited back), e-transfer deposit and returned payout, read
+ * from the global log after its own checkpoint. The checkpoint row is locked for the pass (a
+ * second process skips its turn) and moves only after the entries are appended; a crash in
+ * between replays them, and the wallet
  * ignores an entry id it holds. The payout debit itself is not here: it is the guard, taken by
  * the payout command before anything else.
  */
