@@ -3,6 +3,9 @@ import { authRoutes, companyUserRoutes } from './auth';
 import { balanceRoutes } from './balance';
 import { companyRoutes } from './companies';
 import { customerRoutes, customerUploadPaths, legacyContactRoutes } from './customers';
+import { etransferRoutes, legacyEtransferRoutes } from './etransfers/api';
+import { etransferSimulatorRoutes } from './etransfers/simulator/simulatorApi';
+import { etransferWebhookRoutes } from './etransfers/webhookApi';
 import { healthRoutes } from './health';
 import { type AppDependencies, type AppEnv, buildApp, type Feature } from './http';
 import { operatorRoutes } from './operator';
@@ -31,6 +34,10 @@ export const features: readonly Feature[] = [
   transactionRoutes,
   legacyTransactionRoutes,
   balanceRoutes,
+  etransferWebhookRoutes,
+  etransferSimulatorRoutes,
+  etransferRoutes,
+  legacyEtransferRoutes,
 ];
 
 /** With `ui`, the built admin UI answers every GET outside `/api`; without, `/` says hello. */

@@ -52,6 +52,9 @@ const environmentSchema = z.object({
   TERMINAL_SIMULATOR_DUPLICATE_RATE: z.coerce.number().min(0).max(1).default(0),
   TERMINAL_SIMULATOR_REORDER_RATE: z.coerce.number().min(0).max(1).default(0),
   TERMINAL_SIMULATOR_PORT: z.coerce.number().int().min(1).max(65535).default(3100),
+  ETRANSFER_PROVIDER_URL: z.string().url().optional(),
+  ETRANSFER_WEBHOOK_URL: z.string().url().optional(),
+  ETRANSFER_SIMULATOR_PORT: z.coerce.number().int().min(1).max(65535).default(3101),
   PAYMENTS_TEST_FAILPOINT: z.enum(paymentFailpoints).optional(),
   TRUSTED_PROXIES: z
     .string()
@@ -104,6 +107,12 @@ export interface Config {
   terminalSimulatorMisbehaviour: { duplicateRate: number; reorder: number };
   /** Where `npm run terminal-simulator` posts its webhooks (default: the API on PORT, this host). */
   terminalWebhookUrl: string;
+  /** undefined: the e-transfer simulator runs inside the API; else the URL of `npm run etransfer-simulator`. */
+  etransferProviderUrl: string | undefined;
+  /** Port of `npm run etransfer-simulator`. */
+  etransferSimulatorPort: number;
+  /** Where the e-transfer simulator posts its webhooks (default: the API on PORT, this host). */
+  etransferWebhookUrl: string;
   /** Tests only: where the process kills itself while taking a payment. */
   paymentsTestFailpoint: PaymentFailpoint | undefined;
 }
@@ -175,6 +184,10 @@ export async function loadConfig(
     paymentsTestFailpoint: e.PAYMENTS_TEST_FAILPOINT,
     terminalWebhookUrl:
       e.TERMINAL_WEBHOOK_URL ?? `http://127.0.0.1:${e.PORT}/api/payments/webhooks/terminal`,
+    etransferProviderUrl: e.ETRANSFER_PROVIDER_URL,
+    etransferSimulatorPort: e.ETRANSFER_SIMULATOR_PORT,
+    etransferWebhookUrl:
+      e.ETRANSFER_WEBHOOK_URL ?? `http://127.0.0.1:${e.PORT}/api/etransfers/webhooks/provider`,
   };
 }
 

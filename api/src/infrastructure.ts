@@ -17,9 +17,11 @@ import pino, { type Logger } from 'pino';
 import { migrateAuth } from './auth/loginThrottle';
 import { type Config, ConfigError, loadConfig } from './config';
 import { migrateCustomers } from './customers';
+import { migrateEtransferSimulator } from './etransfers/simulator/etransferSimulator';
 import { migrateHttp } from './http';
 import { paymentTimersProjection } from './payments/scheduler/paymentTimersProjection';
 import { migrateTerminalSimulator } from './payments/simulator/simulatorTables';
+import { migrateWalletRecorder } from './wallet/walletRecorder';
 
 /** Every read model the portal keeps, in one list for the runner, rebuild and health. */
 export const allProjections: readonly Projection[] = [
@@ -64,6 +66,8 @@ export async function openInfrastructure(config: Config, logger: Logger): Promis
     await migrateAuth(pool);
     await migrateCustomers(pool);
     await migrateTerminalSimulator(pool);
+    await migrateEtransferSimulator(pool);
+    await migrateWalletRecorder(pool);
     await migrateProjections(pool, allProjections);
   } catch (error) {
     await pool.end();

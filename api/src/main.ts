@@ -9,6 +9,14 @@ import {
 } from '@issuer/projections';
 import pg from 'pg';
 import { createApp } from './app';
+import { createEtransferScheduler } from './etransfers/etransferScheduler';
+import type { EtransferProvider } from './etransfers/provider';
+import { createEtransferProviderClient } from './etransfers/simulator/etransferProviderClient';
+import {
+  createEtransferSimulator,
+  type EtransferSimulator,
+} from './etransfers/simulator/etransferSimulator';
+import { etransferWebhookPath } from './etransfers/webhookApi';
 import type { AppDependencies, ReadModelWaiter } from './http';
 import {
   allProjections,
@@ -27,8 +35,10 @@ import {
   type TerminalSimulator,
 } from './payments/simulator';
 import { terminalWebhookPath } from './payments/webhooks/webhookApi';
+import { etransferWebhookSecretOf } from './payments/webhooks/webhookSignature';
 import { prepareFirstStart } from './startupGuidance';
 import { hasBuiltUi } from './ui/serveUi';
+import { createWalletRecorder } from './wallet/walletRecorder';
 
 /** Built by `npm run build:ui` (and by `npm start` itself when missing or stale). */
 const uiDistDir = fileURLToPath(new URL('../../admin-ui/dist', import.meta.url));
@@ -51,6 +61,7 @@ async function main() {
     config.projectors === 'external' ? undefined : await startPublishing(infrastructure);
   const clock = () => new Date();
   const gateway = terminalGateway(infrastructure, clock);
+  const etransfers = etransferProvider(infrastructure, clock);
   const deps: AppDependencies = {
     store: infrastructure.store,
     pool: infrastructure.pool,
@@ -60,6 +71,7 @@ async function main() {
     clock,
     config,
     paymentGateway: withFailpoint(gateway.adapter, config.paymentsTestFailpoint),
+    etransferProvider: etransfers.adapter,
   };
   const ui = hasBuiltUi(uiDistDir)
     ? { distDir: uiDistDir, supportEmail: config.supportEmail }
@@ -74,15 +86,23 @@ async function main() {
   );
   if (guidance) console.log(`\n${guidance}\n`);
   gateway.simulator?.start();
+  etransfers.simulator?.start();
   // A crash-test process (PAYMENTS_TEST_FAILPOINT) dies at its point; resuming is the next life's job.
   const scheduler = config.paymentsTestFailpoint ? undefined : startPaymentScheduler(deps);
+  const walletRecorder = createWalletRecorder(deps);
+  walletRecorder.start();
+  const etransferScheduler = createEtransferScheduler(deps);
+  etransferScheduler.start();
 
   const stop = async (signal: NodeJS.Signals) => {
     logger.info({ signal }, 'shutting down');
     try {
       // Their work in flight may call this server (the simulator's webhooks): before it closes.
       await scheduler?.stop();
+      await walletRecorder.stop();
+      await etransferScheduler.stop();
       await gateway.simulator?.stop();
+      await etransfers.simulator?.stop();
       await closeServer(server);
       await publishing?.stop();
       await readSide.stop();
@@ -94,6 +114,31 @@ async function main() {
     }
   };
   onStopSignal(stop);
+}
+
+/**
+ * The e-transfer simulator in this process by default, delivering its webhooks to this API; with
+ * ETRANSFER_PROVIDER_URL, the HTTP adapter to `npm run etransfer-simulator` instead.
+ */
+function etransferProvider(
+  { config, pool, logger }: Infrastructure,
+  clock: () => Date,
+): { adapter: EtransferProvider; simulator?: EtransferSimulator } {
+  const secret = etransferWebhookSecretOf(config);
+  if (config.etransferProviderUrl) {
+    return {
+      adapter: createEtransferProviderClient({ url: config.etransferProviderUrl, secret, clock }),
+    };
+  }
+  const simulator = createEtransferSimulator({
+    pool,
+    clock,
+    secret,
+    webhookUrl: `http://127.0.0.1:${config.port}/api${etransferWebhookPath}`,
+    logger,
+    delivery: config.terminalSimulatorMisbehaviour,
+  });
+  return { adapter: simulator, simulator };
 }
 
 /**

@@ -1,6 +1,7 @@
 export * from './companies/events';
 export * from './customers/events';
 export * from './errors';
+export * from './etransfers/events';
 export * from './eventStore';
 export * from './integration';
 export * from './payments/events';

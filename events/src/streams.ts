@@ -12,6 +12,10 @@ export const streamCategories = {
   customerEmailReservation: 'CustomerEmail',
   /** One stream per card payment: its refunds are appended here, guarded by its revision. */
   payment: 'Payment',
+  /** One stream per e-transfer: a money request, an incoming autodeposit or a payout. */
+  etransfer: 'ETransfer',
+  /** `CompanyWallet-<companyId>`: every credit and debit; a payout appends with its revision. */
+  companyWallet: 'CompanyWallet',
 } as const;
 
 export type StreamCategory = (typeof streamCategories)[keyof typeof streamCategories];

@@ -2,6 +2,7 @@ import type { EventStore } from '@issuer/events';
 import type { Hono } from 'hono';
 import type { Pool } from 'pg';
 import type { Logger } from 'pino';
+import type { EtransferProvider } from '../etransfers/provider';
 import type { PaymentTerminalGateway } from '../payments/gateway';
 
 /** Who is calling, taken from the verified access token only (never from the body). */
@@ -55,6 +56,8 @@ export interface AppDependencies {
   config: ApiConfig;
   /** The card-present processor payments go to (the terminal simulator by default). */
   paymentGateway: PaymentTerminalGateway;
+  /** The Interac e-transfer provider (the e-transfer simulator by default); without it, 503. */
+  etransferProvider?: EtransferProvider;
 }
 
 export interface ApiConfig {
@@ -75,6 +78,8 @@ export interface ApiConfig {
   trustedProxies?: readonly string[];
   /** Verifies the terminal gateway's webhooks; default: derived from `tokenSecret` (HKDF). */
   terminalWebhookSecret?: Uint8Array;
+  /** Verifies the e-transfer provider's webhooks; default: derived from `tokenSecret` (HKDF). */
+  etransferWebhookSecret?: Uint8Array;
   /** How long a payment waits for its card before it expires (PAYMENT_TIMEOUT_SECONDS, default 300). */
   paymentTimeoutSeconds?: number;
 }

@@ -19,8 +19,9 @@ import {
 } from './paymentCommands';
 import { describePayment } from './paymentView';
 
-const amountMessage = `Must be a whole number of cents from ${minPaymentCents} to ${maxPaymentCents}`;
-const amountCents = z
+export const amountMessage = `Must be a whole number of cents from ${minPaymentCents} to ${maxPaymentCents}`;
+/** Integer cents within the limits: shared by every route that takes an amount. */
+export const amountCents = z
   .number({ error: amountMessage })
   .int(amountMessage)
   .min(minPaymentCents, amountMessage)
@@ -66,7 +67,8 @@ async function answerPayment(c: Context<AppEnv>, paymentId: string, position?: b
   return describePayment(c.var.deps, state);
 }
 
-const origin = (c: Context<AppEnv>) => ({
+/** The caller as the origin of a command: company, actor, request id. */
+export const origin = (c: Context<AppEnv>) => ({
   companyId: c.var.caller.companyId,
   actorId: c.var.caller.userId,
   correlationId: c.var.requestId,

@@ -418,10 +418,14 @@ async function expectAgreesWithModel(s: Sequence) {
     availableCents: BigInt(net),
     capturedCents: BigInt(s.capturedCents),
     refundedCents: BigInt(s.refundedCents),
+    depositedCents: 0n,
+    paidOutCents: 0n,
   });
   expect(ledger.moved(companyId)).toEqual({
     capturedCents: BigInt(s.capturedCents),
     refundedCents: BigInt(s.refundedCents),
+    depositedCents: 0n,
+    paidOutCents: 0n,
   });
 
   const balance = await jsonOf(await h.call('GET', '/api/balance', { token }));

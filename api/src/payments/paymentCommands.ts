@@ -1,18 +1,17 @@
 import { createHash, randomUUID } from 'node:crypto';
 import {
   DomainError,
-  type EventMetadata,
   notFound,
   type PaymentCurrency,
   type PaymentEvent,
   streamCategories,
   streamName,
-  WrongExpectedRevisionError,
 } from '@issuer/events';
 import { companyDecider } from '../companies/businessLogic';
 import { customerDecider } from '../customers/businessLogic';
 import { customerStream } from '../customers/customerCommands';
-import { type AppDependencies, foldStream, toNewEvents } from '../http';
+import { type AppDependencies, foldStream } from '../http';
+import { type CommandOrigin, runOnStream } from '../http/streamCommands';
 import { type PaymentCommand, paymentDecider } from './businessLogic';
 import { type GatewayEvent, RefundRefused, refundRefusedCode } from './gateway';
 import { isPayment, type Payment, type PaymentDetails } from './payment';
@@ -29,11 +28,7 @@ export type PaymentDeps = Pick<
   'store' | 'clock' | 'config' | 'logger' | 'paymentGateway'
 >;
 
-/** What caused a command, for its events' metadata (a request id, a gateway event id). */
-export interface CommandOrigin {
-  correlationId?: string;
-  causationId?: string | null;
-}
+export type { CommandOrigin };
 
 export interface PaymentOutcome {
   state: Payment;
@@ -44,7 +39,6 @@ export interface PaymentOutcome {
 }
 
 export const defaultPaymentTimeoutSeconds = 300;
-const maxAttempts = 6;
 
 export const paymentStream = (paymentId: string) => streamName(streamCategories.payment, paymentId);
 
@@ -344,44 +338,18 @@ async function recordedRefusal(
 }
 
 /** Load, decide, append with the expected revision; on a concurrent change, again from the top. */
-async function runOnPayment(
+function runOnPayment(
   deps: PaymentDeps,
   paymentId: string,
   command: PaymentCommand,
-  origin: CommandOrigin & { userId?: string | null },
+  origin: CommandOrigin,
 ): Promise<PaymentOutcome> {
-  const streamId = paymentStream(paymentId);
-  for (let attempt = 1; ; attempt++) {
-    const loaded = await loadPayment(deps, paymentId);
-    const events = paymentDecider.decide(command, loaded.state);
-    const state = events.reduce(paymentDecider.evolve, loaded.state);
-    if (events.length === 0 || !isPayment(state)) return { state, events: [], position: undefined };
-    try {
-      const appended = await deps.store.appendToStream(
-        streamId,
-        toNewEvents(events, metadataOf(deps, state.companyId, origin)),
-        { expectedRevision: loaded.revision ?? 'no_stream' },
-      );
-      return { state, events, position: appended.position };
-    } catch (error) {
-      if (!(error instanceof WrongExpectedRevisionError) || attempt >= maxAttempts) throw error;
-      await new Promise((resolve) => setTimeout(resolve, Math.random() * 5 * 2 ** attempt));
-    }
-  }
-}
-
-function metadataOf(
-  deps: PaymentDeps,
-  companyId: string,
-  origin: CommandOrigin & { userId?: string | null },
-): EventMetadata {
-  const correlationId = origin.correlationId ?? randomUUID();
-  return {
-    companyId,
-    userId: origin.userId ?? null,
-    correlationId,
-    causationId: origin.causationId ?? correlationId,
-    occurredAt: deps.clock().toISOString(),
-    schemaVersion: 1,
-  };
+  return runOnStream(
+    deps,
+    paymentStream(paymentId),
+    paymentDecider,
+    command,
+    (state) => (isPayment(state) ? state.companyId : undefined),
+    origin,
+  );
 }

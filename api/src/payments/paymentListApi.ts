@@ -12,6 +12,7 @@ import { customerAccess } from '../customers/access';
 import { type AppEnv, type Feature, jsonEncoded, queryParams } from '../http';
 import {
   idParam,
+  listWindow,
   maxPageRows,
   oneOrMany,
   rangeParam,
@@ -55,15 +56,12 @@ export const paymentListRoutes: Feature = () =>
     // On the route, not `use`: W1's POST /payments shares the path.
     .get('/payments', every(...customerAccess), queryParams(listQuerySchema), async (c) => {
       const query = c.req.valid('query');
-      const filter = query.filter ?? {};
-      const [field, order] = query.sort ?? ['requestedAt', 'DESC'];
-      const [start, end] = query.range ?? [0, filter.id ? Math.max(filter.id.length - 1, 0) : 24];
+      const window = listWindow(query, 'requestedAt');
       const list = await listPayments(c.var.deps.pool, {
         companyId: c.var.caller.companyId,
-        sort: { field, order },
-        range: { start, end },
-        filter,
+        ...window,
+        filter: query.filter ?? {},
       });
-      setContentRange(c, 'payments', start, list.rows.length, list.total);
+      setContentRange(c, 'payments', window.range.start, list.rows.length, list.total);
       return c.json(list.rows.map(paymentResource), 200);
     });

@@ -69,6 +69,8 @@ async function newSite() {
         availableCents: capturedCents,
         capturedCents,
         refundedCents: 0n,
+        depositedCents: 0n,
+        paidOutCents: 0n,
       });
     } finally {
       await pool.end();

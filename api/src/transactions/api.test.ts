@@ -260,6 +260,8 @@ describe('the ledger behind these routes', () => {
       availableCents: 10_500n,
       capturedCents: 12_845n,
       refundedCents: 2_345n,
+      depositedCents: 0n,
+      paidOutCents: 0n,
     });
     expect((await ledgerConsistency(h.pool, b.companyId)).balanced).toBe(true);
   });

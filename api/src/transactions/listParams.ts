@@ -58,3 +58,21 @@ export function setContentRange(
     shown > 0 ? `${resource} ${start}-${start + shown - 1}/${total}` : `${resource} */${total}`,
   );
 }
+
+/**
+ * A react-admin list query's sort and page, with the list's default sort; without a range, the
+ * first 25 rows (or as many as `filter.id` names: getMany).
+ */
+export function listWindow<Field extends string>(
+  query: {
+    sort?: [Field, 'ASC' | 'DESC'];
+    range?: [number, number];
+    filter?: { id?: readonly string[] };
+  },
+  defaultSort: Field,
+) {
+  const ids = query.filter?.id;
+  const [field, order] = query.sort ?? [defaultSort, 'DESC'];
+  const [start, end] = query.range ?? [0, ids ? Math.max(ids.length - 1, 0) : 24];
+  return { sort: { field, order }, range: { start, end } };
+}

@@ -49,6 +49,13 @@ const customerProfile = {
 const paymentIds = { paymentId: 'pay_1', companyId };
 const paymentStream = 'Payment-pay_1';
 const gatewaySecrets = ['gw-pi-secret-ref', 'gw-ev-secret-id'];
+const etransferIds = { etransferId: 'et_1', companyId };
+const etransferStream = 'ETransfer-et_1';
+const providerSecrets = {
+  providerEventId: 'gw-ev-secret-id',
+  providerTransferId: 'gw-pi-secret-ref',
+};
+const walletEntry = { companyId, entryId: 'pay_1', amountCents: 2500, recordedAt: at };
 
 const samples: { [Type in InternalEventType]: Sample<Type> } = {
   CompanyRegistered: {
@@ -237,6 +244,97 @@ const samples: { [Type in InternalEventType]: Sample<Type> } = {
       failedAt: at,
     },
   },
+  EtransferRequested: {
+    streamId: etransferStream,
+    data: {
+      ...etransferIds,
+      customerId: 'cu-1',
+      recipientEmail: 'ada@engines.test',
+      amountCents: 5000,
+      currency: 'CAD',
+      message: 'Invoice 12',
+      reference: 'INV-12',
+      requestedBy: 'u-1',
+      requestedAt: at,
+      expiresAt: '2025-03-31T10:00:00.000Z',
+    },
+  },
+  EtransferSent: {
+    streamId: etransferStream,
+    data: { ...etransferIds, providerTransferId: 'gw-pi-secret-ref', sentAt: at },
+  },
+  EtransferDeposited: {
+    streamId: etransferStream,
+    data: {
+      ...etransferIds,
+      providerEventId: 'gw-ev-secret-id',
+      amountCents: 5000,
+      currency: 'CAD',
+      depositedAt: at,
+    },
+  },
+  EtransferDeclined: {
+    streamId: etransferStream,
+    data: { ...etransferIds, providerEventId: 'gw-ev-secret-id', declinedAt: at },
+  },
+  EtransferCancelled: {
+    streamId: etransferStream,
+    data: { ...etransferIds, cancelledBy: 'u-1', cancelledAt: at },
+  },
+  EtransferExpired: { streamId: etransferStream, data: { ...etransferIds, expiredAt: at } },
+  IncomingEtransferReceived: {
+    streamId: etransferStream,
+    data: {
+      ...etransferIds,
+      ...providerSecrets,
+      fromEmail: 'ada@engines.test',
+      amountCents: 1200,
+      currency: 'CAD',
+      reference: null,
+      customerId: 'cu-1',
+      matchedBy: 'email',
+      receivedAt: at,
+    },
+  },
+  EtransferMatched: {
+    streamId: etransferStream,
+    data: {
+      ...etransferIds,
+      customerId: 'cu-1',
+      reason: 'Sent from her husband',
+      matchedBy: 'u-1',
+      matchedAt: at,
+    },
+  },
+  PayoutRequested: {
+    streamId: etransferStream,
+    data: {
+      ...etransferIds,
+      customerId: 'cu-1',
+      recipientEmail: 'ada@engines.test',
+      amountCents: 700,
+      currency: 'CAD',
+      message: null,
+      requestedBy: 'u-1',
+      requestedAt: at,
+    },
+  },
+  PayoutSent: {
+    streamId: etransferStream,
+    data: { ...etransferIds, ...providerSecrets, sentAt: at },
+  },
+  PayoutFailed: {
+    streamId: etransferStream,
+    data: {
+      ...etransferIds,
+      providerEventId: 'gw-ev-secret-id',
+      amountCents: 700,
+      reason: 'recipient_not_registered',
+      failedAt: at,
+    },
+  },
+  WalletCredited: { streamId: 'CompanyWallet-c-1', data: { ...walletEntry, source: 'payment' } },
+  WalletDebited: { streamId: 'CompanyWallet-c-1', data: { ...walletEntry, source: 'payout' } },
 };
 
 function recorded(
@@ -300,6 +398,8 @@ describe('integration mapping', () => {
         ...gatewaySecrets,
         'gatewayPaymentId',
         'gatewayEventId',
+        'providerEventId',
+        'providerTransferId',
       ]) {
         expect(everything).not.toContain(secret);
       }
@@ -350,6 +450,25 @@ describe('integration mapping', () => {
       currency: 'CAD',
       capturedAt: at,
     });
+  });
+
+  it('publishes e-transfer events on issuer.etransfers.v1, keyed by the e-transfer stream', () => {
+    const message = toIntegrationMessage(
+      recorded('EtransferDeposited', samples.EtransferDeposited),
+      'issuer',
+    );
+    expect(message?.topic).toBe('issuer.etransfers.v1');
+    expect(message?.key).toBe('ETransfer-et_1');
+    expect(JSON.parse(message?.value ?? '').data).toEqual({
+      etransferId: 'et_1',
+      companyId,
+      amountCents: 5000,
+      currency: 'CAD',
+      depositedAt: at,
+    });
+    expect(
+      toIntegrationMessage(recorded('WalletDebited', samples.WalletDebited), 'issuer'),
+    ).toBeUndefined();
   });
 
   it('refuses an event type without a mapping instead of publishing it raw', () => {

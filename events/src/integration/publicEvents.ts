@@ -7,6 +7,12 @@ import {
   leadStatus,
   transitionKinds,
 } from '../customers/events';
+import {
+  type EtransferEvent,
+  etransferMatchMethod,
+  payoutFailureReason,
+  type WalletEvent,
+} from '../etransfers/events';
 import { declineReason, type PaymentEvent, paymentCurrency } from '../payments/events';
 import type { EmailReservationEvent, UserEvent } from '../users/events';
 
@@ -25,7 +31,9 @@ export type InternalEvent =
   | EmailReservationEvent
   | CustomerEvent
   | CustomerEmailReservationEvent
-  | PaymentEvent;
+  | PaymentEvent
+  | EtransferEvent
+  | WalletEvent;
 
 export type InternalEventType = InternalEvent['type'];
 
@@ -72,6 +80,9 @@ const isoTime = z.string();
 const customerId = z.string();
 const paymentIds = { paymentId: z.string(), companyId };
 const cents = z.number().int();
+const etransferIds = { etransferId: z.string(), companyId };
+const walletReason =
+  'write-side guard of payouts; PaymentCaptured, PaymentRefunded and the e-transfer events carry the money movements';
 
 /** A customer's editable fields as published (the same names as the REST resource). */
 const publicCustomerProfile = {
@@ -219,6 +230,66 @@ export const publicPayloads = {
     reason: z.string(),
     failedAt: isoTime,
   }),
+  EtransferRequested: z.strictObject({
+    ...etransferIds,
+    customerId,
+    recipientEmail: z.string(),
+    amountCents: cents,
+    currency: paymentCurrency,
+    message: z.string().nullable(),
+    reference: z.string().nullable(),
+    requestedBy: z.string(),
+    requestedAt: isoTime,
+    expiresAt: isoTime,
+  }),
+  EtransferSent: z.strictObject({ ...etransferIds, sentAt: isoTime }),
+  EtransferDeposited: z.strictObject({
+    ...etransferIds,
+    amountCents: cents,
+    currency: paymentCurrency,
+    depositedAt: isoTime,
+  }),
+  EtransferDeclined: z.strictObject({ ...etransferIds, declinedAt: isoTime }),
+  EtransferCancelled: z.strictObject({
+    ...etransferIds,
+    cancelledBy: z.string(),
+    cancelledAt: isoTime,
+  }),
+  EtransferExpired: z.strictObject({ ...etransferIds, expiredAt: isoTime }),
+  IncomingEtransferReceived: z.strictObject({
+    ...etransferIds,
+    fromEmail: z.string(),
+    amountCents: cents,
+    currency: paymentCurrency,
+    reference: z.string().nullable(),
+    customerId: customerId.nullable(),
+    matchedBy: etransferMatchMethod.nullable(),
+    receivedAt: isoTime,
+  }),
+  EtransferMatched: z.strictObject({
+    ...etransferIds,
+    customerId,
+    reason: z.string(),
+    matchedBy: z.string(),
+    matchedAt: isoTime,
+  }),
+  PayoutRequested: z.strictObject({
+    ...etransferIds,
+    customerId,
+    recipientEmail: z.string(),
+    amountCents: cents,
+    currency: paymentCurrency,
+    message: z.string().nullable(),
+    requestedBy: z.string(),
+    requestedAt: isoTime,
+  }),
+  PayoutSent: z.strictObject({ ...etransferIds, sentAt: isoTime }),
+  PayoutFailed: z.strictObject({
+    ...etransferIds,
+    amountCents: cents,
+    reason: payoutFailureReason,
+    failedAt: isoTime,
+  }),
 } as const;
 
 /** Copies only the named fields, so a field added to an internal event never leaks by default. */
@@ -363,6 +434,70 @@ export const integrationMappings = {
       'failedAt',
     ]),
   ),
+  // The provider's own ids (providerTransferId, providerEventId) stay inside.
+  EtransferRequested: published(p.EtransferRequested, (d) =>
+    pick(d, [
+      'etransferId',
+      'companyId',
+      'customerId',
+      'recipientEmail',
+      'amountCents',
+      'currency',
+      'message',
+      'reference',
+      'requestedBy',
+      'requestedAt',
+      'expiresAt',
+    ]),
+  ),
+  EtransferSent: published(p.EtransferSent, (d) => pick(d, ['etransferId', 'companyId', 'sentAt'])),
+  EtransferDeposited: published(p.EtransferDeposited, (d) =>
+    pick(d, ['etransferId', 'companyId', 'amountCents', 'currency', 'depositedAt']),
+  ),
+  EtransferDeclined: published(p.EtransferDeclined, (d) =>
+    pick(d, ['etransferId', 'companyId', 'declinedAt']),
+  ),
+  EtransferCancelled: published(p.EtransferCancelled, (d) =>
+    pick(d, ['etransferId', 'companyId', 'cancelledBy', 'cancelledAt']),
+  ),
+  EtransferExpired: published(p.EtransferExpired, (d) =>
+    pick(d, ['etransferId', 'companyId', 'expiredAt']),
+  ),
+  IncomingEtransferReceived: published(p.IncomingEtransferReceived, (d) =>
+    pick(d, [
+      'etransferId',
+      'companyId',
+      'fromEmail',
+      'amountCents',
+      'currency',
+      'reference',
+      'customerId',
+      'matchedBy',
+      'receivedAt',
+    ]),
+  ),
+  EtransferMatched: published(p.EtransferMatched, (d) =>
+    pick(d, ['etransferId', 'companyId', 'customerId', 'reason', 'matchedBy', 'matchedAt']),
+  ),
+  PayoutRequested: published(p.PayoutRequested, (d) =>
+    pick(d, [
+      'etransferId',
+      'companyId',
+      'customerId',
+      'recipientEmail',
+      'amountCents',
+      'currency',
+      'message',
+      'requestedBy',
+      'requestedAt',
+    ]),
+  ),
+  PayoutSent: published(p.PayoutSent, (d) => pick(d, ['etransferId', 'companyId', 'sentAt'])),
+  PayoutFailed: published(p.PayoutFailed, (d) =>
+    pick(d, ['etransferId', 'companyId', 'amountCents', 'reason', 'failedAt']),
+  ),
+  WalletCredited: unpublished(walletReason),
+  WalletDebited: unpublished(walletReason),
 } satisfies { [Type in InternalEventType]: Mapping<Type> };
 
 export type PublishedEventType = {

@@ -14,6 +14,8 @@ export const topicOfCategory = {
   Customer: 'customers.v1',
   CustomerEmail: undefined,
   Payment: 'payments.v1',
+  ETransfer: 'etransfers.v1',
+  CompanyWallet: undefined,
 } as const satisfies Record<StreamCategory, string | undefined>;
 
 export const defaultTopicPrefix = 'issuer';

@@ -144,4 +144,5 @@ export function asPaymentEvent(event: { type: string; data: unknown }): PaymentE
 export const ledgerAccounts = {
   companyAvailable: (companyId: string) => `company:${companyId}:available`,
   externalCard: 'external:card',
+  externalEtransfer: 'external:etransfer',
 } as const;

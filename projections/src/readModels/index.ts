@@ -63,6 +63,23 @@ export const accountProjections: readonly Projection[] = [
 export const customerProjections: readonly Projection[] = [customersProjection];
 
 export {
+  type EtransferFilter,
+  type EtransferListRow,
+  type EtransferSortField,
+  type EtransferView,
+  etransferSortFields,
+  etransferViews,
+  getEtransfer,
+  listEtransfers,
+} from './money/etransferQueries';
+export {
+  type EtransferKind,
+  type EtransferRow,
+  type EtransferStatus,
+  etransferKinds,
+  etransferStatuses,
+} from './money/etransferRows';
+export {
   getAvailableBalance,
   getAvailableBalanceAsOf,
   getAvailableBalances,

@@ -6,6 +6,7 @@ import pg from 'pg';
 import pino from 'pino';
 import { createApp } from '../../app';
 import { migrateCustomers } from '../../customers';
+import type { EtransferProvider } from '../../etransfers/provider';
 import { type AppDependencies, type AppEnv, migrateHttp } from '../../http';
 import { allProjections } from '../../infrastructure';
 import type { PaymentTerminalGateway } from '../../payments/gateway';
@@ -53,6 +54,8 @@ export async function startAccountsHarness({
   trustedProxies = [] as readonly string[],
   /** The card processor; a gateway that only records requests by default. */
   paymentGateway = recordingGateway() as PaymentTerminalGateway,
+  /** The e-transfer provider; none by default (its routes answer 503). */
+  etransferProvider = undefined as EtransferProvider | undefined,
 } = {}): Promise<AccountsHarness> {
   const url = await createDatabase();
   const pool = new pg.Pool({ connectionString: url, max: 10 });
@@ -90,6 +93,7 @@ export async function startAccountsHarness({
     clock: () => new Date(now),
     config: { ...testTokenConfig, readYourWritesTimeoutMs, trustedProxies },
     paymentGateway,
+    ...(etransferProvider ? { etransferProvider } : {}),
   };
   const app = createApp(deps);
   return {

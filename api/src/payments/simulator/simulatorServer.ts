@@ -77,17 +77,21 @@ const presentSchema = terminalSchema.extend({
   paymentId: id.optional(),
 });
 
-/** The request's JSON body, once its signature holds (401 otherwise), validated (400). */
-async function signedBody<Schema extends z.ZodType>(
+/**
+ * The request's JSON body, once its signature holds (401 otherwise), validated (400). Shared by
+ * the simulators that run as their own process, each under its own header.
+ */
+export async function signedBody<Schema extends z.ZodType>(
   c: Context,
   schema: Schema,
   secret: Uint8Array,
   clock: () => Date,
+  header = signatureHeader,
 ): Promise<z.infer<Schema>> {
   const raw = await c.req.text();
-  const check = verifyWebhook(secret, c.req.header(signatureHeader), raw, clock());
+  const check = verifyWebhook(secret, c.req.header(header), raw, clock());
   if (!check.valid) {
-    throw new DomainError(401, 'invalid_signature', `Bad ${signatureHeader}: ${check.reason}`);
+    throw new DomainError(401, 'invalid_signature', `Bad ${header}: ${check.reason}`);
   }
   let json: unknown;
   try {

@@ -24,7 +24,7 @@ export interface TerminalGatewayClientOptions {
 export function createTerminalGatewayClient(
   options: TerminalGatewayClientOptions,
 ): TerminalSimulatorGateway {
-  const call = (path: string, body: unknown) => post(options, path, body);
+  const call = (path: string, body: unknown) => signedPost(options, path, body);
   return {
     name: simulatorGatewayName,
     sendPayment: async (request) =>
@@ -54,8 +54,19 @@ export function createTerminalGatewayClient(
 
 const passedOn = new Set([400, 404, 409]);
 
-async function post(
-  { url, secret, clock, timeoutMs = 10_000 }: TerminalGatewayClientOptions,
+/**
+ * A signed POST to a simulator running as its own process (shared by both providers' HTTP
+ * adapters): a 4xx it passes on becomes a DomainError, anything else that fails an Error.
+ */
+export async function signedPost(
+  {
+    url,
+    secret,
+    clock,
+    timeoutMs = 10_000,
+    header = signatureHeader,
+    label = 'terminal simulator',
+  }: TerminalGatewayClientOptions & { header?: string; label?: string },
   path: string,
   body: unknown,
 ): Promise<Response> {
@@ -64,7 +75,7 @@ async function post(
     method: 'POST',
     headers: {
       'Content-Type': 'application/json',
-      [signatureHeader]: signWebhook(secret, raw, clock()),
+      [header]: signWebhook(secret, raw, clock()),
     },
     body: raw,
     signal: AbortSignal.timeout(timeoutMs),
@@ -78,11 +89,11 @@ async function post(
     throw new DomainError(
       response.status as DomainError['status'],
       error?.code ?? 'gateway_refused',
-      error?.message ?? `The terminal simulator answered ${response.status}`,
+      error?.message ?? `The ${label} answered ${response.status}`,
       error?.fields,
     );
   }
-  throw new Error(`terminal simulator ${path}: HTTP ${response.status} ${text.slice(0, 200)}`);
+  throw new Error(`${label} ${path}: HTTP ${response.status} ${text.slice(0, 200)}`);
 }
 
 function safeJson(text: string):

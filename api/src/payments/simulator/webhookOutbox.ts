@@ -3,6 +3,28 @@ import type { Logger } from 'pino';
 import type { GatewayEvent } from '../gateway';
 import { signatureHeader, signWebhook } from '../webhooks/webhookSignature';
 
+/**
+ * Which simulator's outbox: its table (id, event_id, <keyColumn>, body, attempts,
+ * next_attempt_at, delivered_at, last_error), the column naming what each event is about, the
+ * signature header, and the name its log lines carry. The terminal and e-transfer simulators
+ * share this outbox and the signature scheme, each with its own table and header.
+ */
+export interface OutboxChannel<Event extends { id: string }> {
+  table: string;
+  keyColumn: string;
+  keyOf(event: Event): string;
+  header: string;
+  label: string;
+}
+
+export const terminalOutboxChannel: OutboxChannel<GatewayEvent> = {
+  table: 'terminal_simulator_webhooks',
+  keyColumn: 'payment_id',
+  keyOf: (event) => event.paymentId,
+  header: signatureHeader,
+  label: 'terminal simulator',
+};
+
 /** Sends one signed webhook; answers the HTTP status (a thrown error counts as a failure). */
 export type WebhookTransport = (request: {
   body: string;
@@ -48,7 +70,7 @@ export function httpTransport(url: string, timeoutMs = 10_000): WebhookTransport
  * delivered at least once, signed at each attempt, retried with backoff until a 2xx. Rows are
  * claimed with a lease (SKIP LOCKED), so two API processes never send the same row at once.
  */
-export class WebhookOutbox {
+export class WebhookOutbox<Event extends { id: string } = GatewayEvent> {
   private readonly options: Required<Omit<WebhookDeliveryOptions, 'random' | 'reorder'>> & {
     reorderRate: number;
     random: () => number;
@@ -66,6 +88,7 @@ export class WebhookOutbox {
     private readonly clock: () => Date,
     private readonly logger: Logger | undefined,
     options: WebhookDeliveryOptions = {},
+    private readonly channel: OutboxChannel<Event> = terminalOutboxChannel as unknown as OutboxChannel<Event>,
   ) {
     this.options = {
       duplicateRate: options.duplicateRate ?? 0,
@@ -79,7 +102,7 @@ export class WebhookOutbox {
   }
 
   /** Within the deciding transaction: the events as they will go out (order, duplicates). */
-  async enqueue(client: PoolClient, events: readonly GatewayEvent[]): Promise<void> {
+  async enqueue(client: PoolClient, events: readonly Event[]): Promise<void> {
     const reorder =
       this.options.reorderRate > 0 && this.options.random() < this.options.reorderRate;
     const ordered = reorder ? [...events].reverse() : [...events];
@@ -88,11 +111,15 @@ export class WebhookOutbox {
       ...ordered.filter(() => this.options.random() < this.options.duplicateRate),
     ];
     await client.query(
-      `INSERT INTO terminal_simulator_webhooks (event_id, payment_id, body)
-       SELECT id, payment_id, body
-         FROM unnest($1::text[], $2::text[], $3::text[]) WITH ORDINALITY AS e(id, payment_id, body, n)
+      `INSERT INTO ${this.channel.table} (event_id, ${this.channel.keyColumn}, body)
+       SELECT id, key, body
+         FROM unnest($1::text[], $2::text[], $3::text[]) WITH ORDINALITY AS e(id, key, body, n)
         ORDER BY n`,
-      [rows.map((e) => e.id), rows.map((e) => e.paymentId), rows.map((e) => JSON.stringify(e))],
+      [
+        rows.map((e) => e.id),
+        rows.map((e) => this.channel.keyOf(e)),
+        rows.map((e) => JSON.stringify(e)),
+      ],
     );
   }
 
@@ -138,16 +165,16 @@ export class WebhookOutbox {
       try {
         await this.deliverDue();
       } catch (error) {
-        this.logger?.error({ err: error }, 'terminal simulator: webhook delivery failed');
+        this.logger?.error({ err: error }, `${this.channel.label}: webhook delivery failed`);
       }
     } while (this.again && !this.stopped);
   }
 
   private async claim(): Promise<OutboxRow[]> {
     const { rows } = await this.pool.query<OutboxRow>(
-      `UPDATE terminal_simulator_webhooks
+      `UPDATE ${this.channel.table}
           SET attempts = attempts + 1, next_attempt_at = now() + interval '60 seconds'
-        WHERE id IN (SELECT id FROM terminal_simulator_webhooks
+        WHERE id IN (SELECT id FROM ${this.channel.table}
                       WHERE delivered_at IS NULL AND next_attempt_at <= now()
                       ORDER BY id LIMIT 50 FOR UPDATE SKIP LOCKED)
         RETURNING id::text, event_id, body, attempts`,
@@ -160,11 +187,11 @@ export class WebhookOutbox {
     try {
       const status = await this.transport({
         body: row.body,
-        headers: { [signatureHeader]: signWebhook(this.secret, row.body, this.clock()) },
+        headers: { [this.channel.header]: signWebhook(this.secret, row.body, this.clock()) },
       });
       if (status >= 200 && status < 300) {
         await this.pool.query(
-          'UPDATE terminal_simulator_webhooks SET delivered_at = now(), last_error = NULL WHERE id = $1',
+          `UPDATE ${this.channel.table} SET delivered_at = now(), last_error = NULL WHERE id = $1`,
           [row.id],
         );
         return true;
@@ -182,7 +209,7 @@ export class WebhookOutbox {
     const givingUp = row.attempts >= maxAttempts;
     const waitMs = Math.min(retryBaseMs * 2 ** (row.attempts - 1), retryMaxMs);
     await this.pool.query(
-      `UPDATE terminal_simulator_webhooks
+      `UPDATE ${this.channel.table}
           SET last_error = $2,
               next_attempt_at = CASE WHEN $3 THEN 'infinity'::timestamptz
                                      ELSE now() + make_interval(secs => $4::double precision / 1000) END
@@ -190,12 +217,9 @@ export class WebhookOutbox {
       [row.id, problem.slice(0, 500), givingUp, waitMs],
     );
     const log = { eventId: row.event_id, attempts: row.attempts, problem };
-    if (givingUp) this.logger?.error(log, 'terminal simulator: gave up on a webhook');
-    else
-      this.logger?.warn(
-        { ...log, retryInMs: waitMs },
-        'terminal simulator: webhook will be retried',
-      );
+    const { label } = this.channel;
+    if (givingUp) this.logger?.error(log, `${label}: gave up on a webhook`);
+    else this.logger?.warn({ ...log, retryInMs: waitMs }, `${label}: webhook will be retried`);
   }
 }
 

@@ -1,4 +1,4 @@
-import { type PaymentEvent, streamCategories } from '@issuer/events';
+import { type EtransferEvent, type PaymentEvent, streamCategories } from '@issuer/events';
 import { ledgerConsistency } from '@issuer/projections';
 import type { AccountsHarness } from '../../auth/testing/accountsHarness';
 
@@ -7,12 +7,23 @@ type Harness = Pick<AccountsHarness, 'store' | 'pool' | 'deps'>;
 export interface MoneyMoved {
   capturedCents: bigint;
   refundedCents: bigint;
+  /** E-transfers deposited (requested or not) and payouts sent out (a failed one given back). */
+  depositedCents: bigint;
+  paidOutCents: bigint;
 }
+
+const nothingMoved = (): MoneyMoved => ({
+  capturedCents: 0n,
+  refundedCents: 0n,
+  depositedCents: 0n,
+  paidOutCents: 0n,
+});
 
 /**
  * After every test that moves money: each company's ledger balances (per entry, running balances,
- * stored totals) and its available balance equals captured − refunded (failed refunds excluded), counted from the Payment
- * streams of the event store (the truth), not from a read model. Reads the store incrementally, so
+ * stored totals) and its available balance equals captured − refunded (failed refunds excluded)
+ * + deposited − paid out, counted from the Payment and ETransfer streams of the event store (the
+ * truth), not from a read model. Reads the store incrementally, so
  * it is cheap to run after each test: `const ledger = ledgerCheck(); afterEach(() => ledger.verify(h));`
  */
 export function ledgerCheck() {
@@ -27,6 +38,8 @@ export function ledgerCheck() {
       for (const event of batch) {
         if (event.streamId.startsWith(`${streamCategories.payment}-`)) {
           count(moved, event as unknown as PaymentEvent);
+        } else if (event.streamId.startsWith(`${streamCategories.etransfer}-`)) {
+          countEtransfer(moved, event as unknown as EtransferEvent);
         }
       }
       after = last.position;
@@ -35,7 +48,7 @@ export function ledgerCheck() {
 
   return {
     /** What the events say each company captured and refunded, as of the last `verify`. */
-    moved: (companyId: string) => moved.get(companyId) ?? { capturedCents: 0n, refundedCents: 0n },
+    moved: (companyId: string) => moved.get(companyId) ?? nothingMoved(),
 
     /** Throws naming every company whose ledger disagrees, with its figures. */
     async verify(h: Harness | undefined): Promise<void> {
@@ -70,7 +83,7 @@ function count(moved: Map<string, MoneyMoved>, event: PaymentEvent) {
   ) {
     return;
   }
-  const totals = moved.get(event.data.companyId) ?? { capturedCents: 0n, refundedCents: 0n };
+  const totals = moved.get(event.data.companyId) ?? nothingMoved();
   const cents = BigInt(event.data.amountCents);
   if (event.type === 'PaymentCaptured') totals.capturedCents += cents;
   else if (event.type === 'PaymentRefunded') totals.refundedCents += cents;
@@ -78,10 +91,29 @@ function count(moved: Map<string, MoneyMoved>, event: PaymentEvent) {
   moved.set(event.data.companyId, totals);
 }
 
+function countEtransfer(moved: Map<string, MoneyMoved>, event: EtransferEvent) {
+  const totals = moved.get(event.data.companyId) ?? nothingMoved();
+  switch (event.type) {
+    case 'EtransferDeposited':
+    case 'IncomingEtransferReceived':
+      totals.depositedCents += BigInt(event.data.amountCents);
+      break;
+    case 'PayoutRequested':
+      totals.paidOutCents += BigInt(event.data.amountCents);
+      break;
+    case 'PayoutFailed':
+      totals.paidOutCents -= BigInt(event.data.amountCents);
+      break;
+    default:
+      return;
+  }
+  moved.set(event.data.companyId, totals);
+}
+
 async function disagreement(
   h: Harness,
   companyId: string,
-  events: MoneyMoved = { capturedCents: 0n, refundedCents: 0n },
+  events: MoneyMoved = nothingMoved(),
 ): Promise<string | undefined> {
   const ledger = await ledgerConsistency(h.pool, companyId);
   const { rows } = await h.pool.query<{ debits: string; credits: string }>(
@@ -91,18 +123,23 @@ async function disagreement(
   );
   const debits = BigInt(rows[0]?.debits ?? 0);
   const credits = BigInt(rows[0]?.credits ?? 0);
-  const expected = events.capturedCents - events.refundedCents;
+  const expected =
+    events.capturedCents - events.refundedCents + events.depositedCents - events.paidOutCents;
   const agrees =
     ledger.balanced &&
     debits === credits &&
     ledger.availableCents === expected &&
     ledger.capturedCents === events.capturedCents &&
-    ledger.refundedCents === events.refundedCents;
+    ledger.refundedCents === events.refundedCents &&
+    ledger.depositedCents === events.depositedCents &&
+    ledger.paidOutCents === events.paidOutCents;
   if (agrees) return undefined;
   return (
     `  company ${companyId}: ledgerConsistency.balanced=${ledger.balanced}, ` +
     `debits ${debits} vs credits ${credits}, available ${ledger.availableCents}; ` +
     `payments read model captured ${ledger.capturedCents} refunded ${ledger.refundedCents}; ` +
-    `events captured ${events.capturedCents} − refunded ${events.refundedCents} = ${expected}`
+    `e-transfers deposited ${ledger.depositedCents} paid out ${ledger.paidOutCents}; ` +
+    `events captured ${events.capturedCents} − refunded ${events.refundedCents} + deposited ` +
+    `${events.depositedCents} − paid out ${events.paidOutCents} = ${expected}`
   );
 }

@@ -1,5 +1,5 @@
 import { declineReason } from '@issuer/events';
-import { Hono } from 'hono';
+import { type Context, Hono } from 'hono';
 import { z } from 'zod';
 import { type AppEnv, errorResponse, type Feature, validationError } from '../../http';
 import type { GatewayEvent } from '../gateway';
@@ -28,11 +28,34 @@ export const gatewayEventSchema: z.ZodType<GatewayEvent> = z.discriminatedUnion(
   declinedEvent,
 ]);
 
-const signatureMessages = {
-  malformed: `The ${signatureHeader} header is missing or malformed`,
-  mismatch: `The ${signatureHeader} does not match the body`,
-  outside_tolerance: `The ${signatureHeader} timestamp is more than 5 minutes from ours (a replay, or a wrong clock)`,
-};
+const signatureMessages = (header: string) => ({
+  malformed: `The ${header} header is missing or malformed`,
+  mismatch: `The ${header} does not match the body`,
+  outside_tolerance: `The ${header} timestamp is more than 5 minutes from ours (a replay, or a wrong clock)`,
+});
+
+/**
+ * A provider's webhook body, once its signature over the raw body checks out (before anything is
+ * parsed), validated by `schema`; otherwise the 401 to answer (or a 400 naming the field thrown).
+ * Shared by every provider webhook: one scheme, each with its own header and key.
+ */
+export async function signedWebhookBody<T>(
+  c: Context<AppEnv>,
+  signature: { secret: Uint8Array; header: string; label: string },
+  schema: z.ZodType<T>,
+): Promise<{ event: T } | { refused: Response }> {
+  const { deps } = c.var;
+  const raw = await c.req.text();
+  const check = verifyWebhook(signature.secret, c.req.header(signature.header), raw, deps.clock());
+  if (!check.valid) {
+    deps.logger.warn({ reason: check.reason }, `${signature.label} webhook refused: bad signature`);
+    const message = signatureMessages(signature.header)[check.reason];
+    return { refused: errorResponse(c, 401, 'invalid_signature', message) };
+  }
+  const event = schema.safeParse(parseJson(raw));
+  if (!event.success) throw validationError(event.error);
+  return { event: event.data };
+}
 
 /**
  * The card processor's webhook: public (no bearer token), trusted through its signature over the
@@ -43,20 +66,11 @@ const signatureMessages = {
 export const terminalWebhookRoutes: Feature = () =>
   new Hono<AppEnv>().post(terminalWebhookPath, async (c) => {
     const { deps } = c.var;
-    const raw = await c.req.text();
-    const check = verifyWebhook(
-      webhookSecretOf(deps.config),
-      c.req.header(signatureHeader),
-      raw,
-      deps.clock(),
-    );
-    if (!check.valid) {
-      deps.logger.warn({ reason: check.reason }, 'terminal webhook refused: bad signature');
-      return errorResponse(c, 401, 'invalid_signature', signatureMessages[check.reason]);
-    }
-    const event = gatewayEventSchema.safeParse(parseJson(raw));
-    if (!event.success) throw validationError(event.error);
-    await recordGatewayEvent(deps, event.data, { correlationId: c.var.requestId });
+    const secret = webhookSecretOf(deps.config);
+    const signature = { secret, header: signatureHeader, label: 'terminal' };
+    const body = await signedWebhookBody(c, signature, gatewayEventSchema);
+    if ('refused' in body) return body.refused;
+    await recordGatewayEvent(deps, body.event, { correlationId: c.var.requestId });
     return c.json({ received: true }, 200);
   });
 

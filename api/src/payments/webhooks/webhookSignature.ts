@@ -71,9 +71,23 @@ function hmac(secret: Uint8Array, timestamp: number, rawBody: string): string {
  * Without TERMINAL_WEBHOOK_SECRET, the webhook key is derived from the token secret (HKDF), so
  * one secret serves both and a leaked webhook key says nothing about the token key.
  */
-export function deriveWebhookSecret(tokenSecret: Uint8Array): Uint8Array {
-  return new Uint8Array(
-    hkdfSync('sha256', tokenSecret, 'issuer-portal', 'terminal-webhook-signature', 32),
+export function deriveWebhookSecret(
+  tokenSecret: Uint8Array,
+  purpose = 'terminal-webhook-signature',
+): Uint8Array {
+  return new Uint8Array(hkdfSync('sha256', tokenSecret, 'issuer-portal', purpose, 32));
+}
+
+/** The e-transfer provider's webhooks: the same scheme under `Etransfer-Signature`, their own key. */
+export const etransferSignatureHeader = 'Etransfer-Signature';
+
+export function etransferWebhookSecretOf(config: {
+  tokenSecret: Uint8Array;
+  etransferWebhookSecret?: Uint8Array;
+}): Uint8Array {
+  return (
+    config.etransferWebhookSecret ??
+    deriveWebhookSecret(config.tokenSecret, 'etransfer-webhook-signature')
   );
 }
 

@@ -298,11 +298,15 @@ export interface LedgerConsistency {
   /** What the company's captures and refunds moved, from the payment rows. */
   capturedCents: bigint;
   refundedCents: bigint;
+  /** What e-transfers moved, from the e-transfer rows: deposits in, payouts out (unless failed). */
+  depositedCents: bigint;
+  paidOutCents: bigint;
 }
 
 /**
  * For tests after every money movement: the ledger balances per entry, the stored running
- * balances and totals agree with a full recount, and available = captured − refunded (refundedCents excludes refunds that failed).
+ * balances and totals agree with a full recount, and available = captured − refunded (refunds that
+ * failed excluded) + e-transfers deposited − payouts not failed.
  */
 export async function ledgerConsistency(
   db: Queryable,
@@ -316,6 +320,8 @@ export async function ledgerConsistency(
     stored_available: string | null;
     captured: string;
     refunded: string;
+    deposited: string;
+    paid_out: string;
   }>(
     `SELECT
        (SELECT count(*) FROM (SELECT entry_id FROM ledger_lines WHERE company_id = $1
@@ -332,7 +338,12 @@ export async function ledgerConsistency(
        (SELECT coalesce(sum(amount_cents), 0) FROM payments
          WHERE company_id = $1 AND status IN ('captured', 'partially_refunded', 'refunded'))
          AS captured,
-       (SELECT coalesce(sum(refunded_cents), 0) FROM payments WHERE company_id = $1) AS refunded`,
+       (SELECT coalesce(sum(refunded_cents), 0) FROM payments WHERE company_id = $1) AS refunded,
+       (SELECT coalesce(sum(amount_cents), 0) FROM etransfers
+         WHERE company_id = $1 AND kind IN ('request', 'incoming') AND status = 'deposited')
+         AS deposited,
+       (SELECT coalesce(sum(amount_cents), 0) FROM etransfers
+         WHERE company_id = $1 AND kind = 'payout' AND status <> 'failed') AS paid_out`,
     [companyId, available],
   );
   const row = rows[0];
@@ -340,10 +351,12 @@ export async function ledgerConsistency(
   const availableCents = BigInt(row.ledger_available);
   const capturedCents = BigInt(row.captured);
   const refundedCents = BigInt(row.refunded);
+  const depositedCents = BigInt(row.deposited);
+  const paidOutCents = BigInt(row.paid_out);
   const balanced =
     row.unbalanced_entries === '0' &&
     row.wrong_running === '0' &&
     BigInt(row.stored_available ?? 0) === availableCents &&
-    availableCents === capturedCents - refundedCents;
-  return { balanced, availableCents, capturedCents, refundedCents };
+    availableCents === capturedCents - refundedCents + depositedCents - paidOutCents;
+  return { balanced, availableCents, capturedCents, refundedCents, depositedCents, paidOutCents };
 }

@@ -1,5 +1,7 @@
 import {
+  asEtransferEvent,
   asPaymentEvent,
+  etransferEventTypes,
   ledgerAccounts,
   type PaymentEvent,
   paymentEventTypes,
@@ -7,6 +9,15 @@ import {
 } from '@issuer/events';
 import type { PoolClient } from 'pg';
 import type { Projection } from '../../projection';
+import {
+  type EtransferRow,
+  etransferMoneyMoved,
+  evolveEtransferRow,
+  loadEtransfers,
+  matchTransactions,
+  updateTransactionStatuses,
+  upsertEtransfers,
+} from './etransferRows';
 import {
   captureEntryId,
   type LedgerLine,
@@ -42,7 +53,7 @@ import {
  */
 export const moneyProjection: Projection = {
   name: 'money',
-  handles: [...paymentEventTypes, ...nameEventTypes],
+  handles: [...paymentEventTypes, ...etransferEventTypes, ...nameEventTypes],
   tables: moneyTables,
   async migrate(client) {
     await client.query(moneyMigration);
@@ -56,7 +67,33 @@ export const moneyProjection: Projection = {
     const transactions: TransactionRow[] = [];
     const failedRefunds: string[] = [];
     const lines: LedgerLine[] = [];
+    const etransfers = await loadEtransfers(client, ids.etransfers);
+    const changedEtransfers = new Map<string, EtransferRow>();
+    const statusChanges = new Map<string, string>();
+    const matches = new Map<string, { customerId: string; customerName: string | null }>();
     for (const recorded of events) {
+      const etransferEvent = asEtransferEvent(recorded);
+      if (etransferEvent) {
+        const id = etransferEvent.data.etransferId;
+        const row = etransfers.get(id);
+        if (row && row.position >= recorded.position) continue;
+        const next = evolveEtransferRow(row, etransferEvent, recorded.position);
+        if (!next) continue;
+        etransfers.set(id, next);
+        changedEtransfers.set(id, next);
+        const name = names.customer(next.customerId);
+        etransferMoneyMoved(
+          etransferEvent,
+          next,
+          recorded.position,
+          name,
+          transactions,
+          lines,
+          statusChanges,
+          matches,
+        );
+        continue;
+      }
       const event = asPaymentEvent(recorded);
       if (!event) {
         names.apply(recorded);
@@ -75,8 +112,11 @@ export const moneyProjection: Projection = {
     const rows = [...changed].flatMap((id) => after.get(id) ?? []);
     await upsertPayments(client, rows);
     await addCounts(client, paymentCountChanges(rows, before));
+    await upsertEtransfers(client, [...changedEtransfers.values()]);
     await insertTransactions(client, transactions);
     await failTransactions(client, failedRefunds);
+    await updateTransactionStatuses(client, statusChanges);
+    await matchTransactions(client, matches);
     await postLines(client, lines);
     await names.save(client);
   },
@@ -133,16 +173,26 @@ function moneyMoved(
 
 function idsOf(events: readonly RecordedEvent[]) {
   const payments = new Set<string>();
+  const etransfers = new Set<string>();
   const customers = new Set<string>();
   const terminals = new Set<string>();
   for (const recorded of events) {
     const data = recorded.data as { paymentId?: string; customerId?: string | null };
-    const { terminalId } = recorded.data as { terminalId?: string };
+    const { terminalId, etransferId } = recorded.data as {
+      terminalId?: string;
+      etransferId?: string;
+    };
     if (asPaymentEvent(recorded) && data.paymentId) payments.add(data.paymentId);
+    if (asEtransferEvent(recorded) && etransferId) etransfers.add(etransferId);
     if (data.customerId) customers.add(data.customerId);
     if (terminalId) terminals.add(terminalId);
   }
-  return { payments: [...payments], customers: [...customers], terminals: [...terminals] };
+  return {
+    payments: [...payments],
+    etransfers: [...etransfers],
+    customers: [...customers],
+    terminals: [...terminals],
+  };
 }
 
 async function loadPayments(

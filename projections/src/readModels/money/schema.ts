@@ -1,3 +1,5 @@
+import { etransferMigration } from './etransferRows';
+
 /**
  * The money read model's tables, all kept by one projection so a payment, its transactions, its
  * ledger lines and the names they show commit together.
@@ -13,6 +15,8 @@
  * - `ledger_lines`: double entry, integer cents; `balance_after_cents` is the account's running
  *   balance (credits − debits) in (posted_at, position) order, so a balance as of a time is one
  *   index lookup. `ledger_balances`: an account's totals, so the current balance is one row.
+ * - `etransfers`: one row per e-transfer (request, incoming autodeposit, payout); its money
+ *   movements are transactions and ledger lines like a payment's.
  * - `money_customer_names`, `money_terminal_names`: the names rows show, fed by the customer and
  *   company events, so a rename reaches every row of that customer or terminal.
  */
@@ -134,7 +138,7 @@ CREATE TABLE IF NOT EXISTS money_terminal_names (
   name text,
   position bigint NOT NULL
 );
-`;
+${etransferMigration}`;
 
 export const moneyTables = [
   'payments',
@@ -144,4 +148,5 @@ export const moneyTables = [
   'ledger_balances',
   'money_customer_names',
   'money_terminal_names',
+  'etransfers',
 ] as const;

@@ -1,9 +1,9 @@
 import type { PoolClient } from 'pg';
 import type { PaymentRow } from './paymentRows';
 
-export const transactionKinds = ['payment', 'refund'] as const;
+export const transactionKinds = ['payment', 'refund', 'etransfer', 'payout'] as const;
 export type TransactionKind = (typeof transactionKinds)[number];
-export const transactionStatuses = ['succeeded', 'failed'] as const;
+export const transactionStatuses = ['succeeded', 'pending', 'failed'] as const;
 export type TransactionStatus = (typeof transactionStatuses)[number];
 
 /** One money movement: a captured payment or a refund (`failed` when the processor refused it). */

@@ -1,0 +1,60 @@
+import { notFound } from '@issuer/events';
+import { type Context, Hono } from 'hono';
+import { every } from 'hono/combine';
+import { z } from 'zod';
+import { customerAccess } from '../../customers/access';
+import { type AppEnv, errorResponse, type Feature, idempotent, jsonBody } from '../../http';
+import { amountCents } from '../../payments/api';
+import { ownEtransfer } from '../etransferCommands';
+import { type EtransferSimulatorControls, isEtransferSimulator } from './etransferSimulator';
+
+const access = every(...customerAccess);
+const incomingSchema = z.strictObject({
+  fromEmail: z.email({ error: 'Must be an email address' }).max(320),
+  amountCents,
+  reference: z.string({ error: 'Must be text' }).trim().max(100).nullable().optional(),
+});
+
+/** The caller's own money request (404 otherwise, another company's included). */
+async function ownRequest(c: Context<AppEnv>, etransferId: string) {
+  const state = await ownEtransfer(c.var.deps, c.var.caller.companyId, etransferId);
+  if (state.kind !== 'request') throw notFound('E-transfer');
+}
+
+/**
+ * The sandbox's customer side, mounted only while the simulator is the provider: pay or decline
+ * a money request, or send the company an e-transfer nobody requested.
+ */
+export const etransferSimulatorRoutes: Feature = (deps) => {
+  const routes = new Hono<AppEnv>();
+  if (!isEtransferSimulator(deps.etransferProvider)) return routes;
+  const simulator: EtransferSimulatorControls = deps.etransferProvider;
+  const answer = (action: 'deposit' | 'decline') => async (c: Context<AppEnv>) => {
+    const etransferId = c.req.param('id') ?? '';
+    await ownRequest(c, etransferId);
+    const done = await simulator[action](c.var.caller.companyId, etransferId);
+    if (!done) {
+      return errorResponse(c, 409, 'conflict', 'This request is not waiting for the customer');
+    }
+    return c.json({ etransferId }, 202);
+  };
+  return routes
+    .post(
+      '/etransfers/simulator/incoming',
+      access,
+      idempotent,
+      jsonBody(incomingSchema),
+      async (c) => {
+        const body = c.req.valid('json');
+        const sent = await simulator.incoming({
+          companyId: c.var.caller.companyId,
+          fromEmail: body.fromEmail,
+          amountCents: body.amountCents,
+          reference: body.reference || null,
+        });
+        return c.json(sent, 202);
+      },
+    )
+    .post('/etransfers/:id/simulator/deposit', access, idempotent, answer('deposit'))
+    .post('/etransfers/:id/simulator/decline', access, idempotent, answer('decline'));
+};
