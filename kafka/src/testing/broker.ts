@@ -42,8 +42,9 @@ export class DedicatedBroker {
   static async start(): Promise<DedicatedBroker> {
     const stateDir = await mkdtemp(join(tmpdir(), 'issuer-kafka-broker-'));
     for (let attempt = 1; ; attempt++) {
-      // An even port from 30000 to 49998; the controller takes the next one.
-      const broker = new DedicatedBroker(30_000 + Math.floor(Math.random() * 10_000) * 2, stateDir);
+      // An even port from 10000 to 19998, below Linux's ephemeral range (32768 up), so no client
+      // connection takes it while a test has the broker stopped; the controller takes the next one.
+      const broker = new DedicatedBroker(10_000 + Math.floor(Math.random() * 5_000) * 2, stateDir);
       try {
         await broker.start();
         return broker;
