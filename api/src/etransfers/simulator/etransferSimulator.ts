@@ -2,14 +2,11 @@ import { randomUUID } from 'node:crypto';
 import { conflict, type PayoutFailureReason } from '@issuer/events';
 import { inTransaction } from '@issuer/projections';
 import type { Pool, PoolClient } from 'pg';
-import type { Logger } from 'pino';
 import { applyDdlOnce } from '../../http';
 import {
-  httpTransport,
   type OutboxChannel,
-  type WebhookDeliveryOptions,
-  WebhookOutbox,
-  type WebhookTransport,
+  type SimulatorWebhookOptions,
+  simulatorOutbox,
 } from '../../payments/simulator/webhookOutbox';
 import { etransferSignatureHeader } from '../../payments/webhooks/webhookSignature';
 import type { EtransferProvider, MoneyRequest, MoneyTransfer, ProviderEvent } from '../provider';
@@ -117,15 +114,7 @@ export function isEtransferSimulator(
   );
 }
 
-export interface EtransferSimulatorOptions {
-  pool: Pool;
-  clock: () => Date;
-  secret: Uint8Array;
-  webhookUrl?: string;
-  deliver?: WebhookTransport;
-  delivery?: WebhookDeliveryOptions;
-  logger?: Logger;
-}
+export type EtransferSimulatorOptions = SimulatorWebhookOptions;
 
 const newId = (prefix: string) => `${prefix}_${randomUUID().replaceAll('-', '')}`;
 
@@ -137,19 +126,7 @@ const newId = (prefix: string) => `${prefix}_${randomUUID().replaceAll('-', '')}
  */
 export function createEtransferSimulator(options: EtransferSimulatorOptions): EtransferSimulator {
   const { pool, clock } = options;
-  const transport =
-    options.deliver ?? (options.webhookUrl ? httpTransport(options.webhookUrl) : undefined);
-  if (!transport)
-    throw new Error('The e-transfer simulator needs a webhookUrl or a deliver function');
-  const outbox = new WebhookOutbox<ProviderEvent>(
-    pool,
-    transport,
-    options.secret,
-    clock,
-    options.logger,
-    options.delivery,
-    outboxChannel,
-  );
+  const outbox = simulatorOutbox(options, outboxChannel);
   const report = async (decide: (client: PoolClient) => Promise<ProviderEvent[]>) => {
     const events = await inTransaction(pool, async (client) => {
       const decided = await decide(client);

@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto';
 import { conflict } from '@issuer/events';
 import { inTransaction } from '@issuer/projections';
 import type { Pool, PoolClient } from 'pg';
-import type { Logger } from 'pino';
 import {
   type GatewayEvent,
   type PaymentTerminalGateway,
@@ -11,10 +10,9 @@ import {
 } from '../gateway';
 import { type CardOutcome, outcomeOfCard } from './testCards';
 import {
-  httpTransport,
-  type WebhookDeliveryOptions,
-  WebhookOutbox,
-  type WebhookTransport,
+  type SimulatorWebhookOptions,
+  simulatorOutbox,
+  terminalOutboxChannel,
 } from './webhookOutbox';
 
 export const simulatorGatewayName = 'simulator';
@@ -56,17 +54,7 @@ export function isTerminalSimulator(
   );
 }
 
-export interface TerminalSimulatorOptions {
-  pool: Pool;
-  clock: () => Date;
-  /** Signs the webhooks. */
-  secret: Uint8Array;
-  /** Where webhooks go: the API's `/api/payments/webhooks/terminal`, or a transport of one's own. */
-  webhookUrl?: string;
-  deliver?: WebhookTransport;
-  delivery?: WebhookDeliveryOptions;
-  logger?: Logger;
-}
+export type TerminalSimulatorOptions = SimulatorWebhookOptions;
 
 export interface TerminalSimulator extends TerminalSimulatorGateway {
   /** Starts delivering webhooks in the background (polling for retries). */
@@ -85,18 +73,7 @@ export interface TerminalSimulator extends TerminalSimulatorGateway {
  */
 export function createTerminalSimulator(options: TerminalSimulatorOptions): TerminalSimulator {
   const { pool, clock } = options;
-  const transport =
-    options.deliver ?? (options.webhookUrl ? httpTransport(options.webhookUrl) : undefined);
-  if (!transport)
-    throw new Error('The terminal simulator needs a webhookUrl or a deliver function');
-  const outbox = new WebhookOutbox(
-    pool,
-    transport,
-    options.secret,
-    clock,
-    options.logger,
-    options.delivery,
-  );
+  const outbox = simulatorOutbox(options, terminalOutboxChannel);
 
   return {
     name: simulatorGatewayName,

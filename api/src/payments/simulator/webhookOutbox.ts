@@ -51,6 +51,31 @@ export interface WebhookDeliveryOptions {
   random?: () => number;
 }
 
+/** What a simulator needs to report outcomes through signed webhooks. */
+export interface SimulatorWebhookOptions {
+  pool: Pool;
+  clock: () => Date;
+  /** Signs the webhooks. */
+  secret: Uint8Array;
+  /** Where webhooks go (the API's webhook route), unless `deliver` is a transport of one's own. */
+  webhookUrl?: string;
+  deliver?: WebhookTransport;
+  delivery?: WebhookDeliveryOptions;
+  logger?: Logger;
+}
+
+/** The outbox a simulator reports through: `deliver`, or HTTP to `webhookUrl`. */
+export function simulatorOutbox<Event extends { id: string }>(
+  options: SimulatorWebhookOptions,
+  channel: OutboxChannel<Event>,
+): WebhookOutbox<Event> {
+  const transport =
+    options.deliver ?? (options.webhookUrl ? httpTransport(options.webhookUrl) : undefined);
+  if (!transport) throw new Error(`The ${channel.label} needs a webhookUrl or a deliver function`);
+  const { pool, secret, clock, logger, delivery } = options;
+  return new WebhookOutbox(pool, transport, secret, clock, logger, delivery, channel);
+}
+
 /** Posts to the API's webhook route with `Content-Type: application/json`. */
 export function httpTransport(url: string, timeoutMs = 10_000): WebhookTransport {
   return async ({ body, headers }) => {
