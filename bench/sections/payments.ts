@@ -109,7 +109,7 @@ export async function benchPayments(options: BenchOptions): Promise<Figure[]> {
   return figures;
 }
 
-async function seed(
+export async function seed(
   pool: pg.Pool,
   transactions: number,
   [big, other]: BenchCompany[],
@@ -147,7 +147,7 @@ async function seed(
 const listPath = (range: [number, number], filter: object = {}) =>
   `/api/transactions?sort=${sortNewest}&range=${q(range)}&filter=${q(filter)}`;
 
-async function listFigures(
+export async function listFigures(
   options: BenchOptions,
   app: AppProcess,
   bare: ChildServer,
@@ -248,7 +248,7 @@ async function firstPageThroughput(
   ];
 }
 
-async function balanceFigures(
+export async function balanceFigures(
   app: AppProcess,
   bare: ChildServer,
   company: BenchCompany,

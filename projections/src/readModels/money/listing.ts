@@ -31,22 +31,40 @@ export const searchWords = (q: string | undefined) =>
 const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
 export const likePattern = (word: string) => `%${escapeLike(word)}%`;
 
+/** One word of a search: the customers whose name holds it, and what else a row may match. */
+export interface SearchWord {
+  /** `SELECT customer_id …` of the company's customers whose name holds the word. */
+  customers: string;
+  /** The row's own columns that may hold the word instead (description, payment id prefix). */
+  other: string;
+}
+
 /**
  * Adds `q`: every word must be in the customer's name ("name lastName"), in the description, or
- * begin the payment id. Each is an index lookup (see the schema).
+ * begin the payment id. Each is an index lookup (see the schema). Returns each word's parts, so
+ * that the totals can be counted from the stored per-customer counts (`searchTotals`).
  */
-export function addMoneySearch(where: ReturnType<typeof whereBuilder>, q: string | undefined) {
+export function addMoneySearch(
+  where: ReturnType<typeof whereBuilder>,
+  q: string | undefined,
+): SearchWord[] {
+  const words: SearchWord[] = [];
   for (const word of searchWords(q)) {
     where.add(
-      (anywhere, prefix) => `(customer_id = ANY(ARRAY(
-          SELECT customer_id FROM money_customer_names
-           WHERE company_id = $1 AND lower(first_name || ' ' || last_name) LIKE ${anywhere}))
-        OR lower(description) LIKE ${anywhere}
-        OR payment_id LIKE ${prefix})`,
+      (anywhere, prefix) => {
+        const searched = {
+          customers: `SELECT customer_id FROM money_customer_names
+           WHERE company_id = $1 AND lower(first_name || ' ' || last_name) LIKE ${anywhere}`,
+          other: `lower(description) LIKE ${anywhere} OR payment_id LIKE ${prefix}`,
+        };
+        words.push(searched);
+        return `(customer_id = ANY(ARRAY(${searched.customers})) OR ${searched.other})`;
+      },
       likePattern(word),
       `${escapeLike(word)}%`,
     );
   }
+  return words;
 }
 
 /** One table's list: its columns, its id column and the column behind each sort field. */
@@ -62,6 +80,15 @@ export interface CountedDimension {
   list: string;
   dimension: string;
   values: readonly string[];
+}
+
+/**
+ * A search whose totals come from `money_counts`' per-customer rows: the customers matching every
+ * word, summed, plus the rows of other customers (or none) that match through their own columns.
+ */
+export interface SearchTotals {
+  list: string;
+  words: readonly SearchWord[];
 }
 
 export interface Totals {
@@ -84,6 +111,8 @@ export async function listPage<Stored, Field extends string>(
     companyId: string;
     where: Where;
     counted: CountedDimension | undefined;
+    /** A search (and nothing else) counted from the per-customer totals. */
+    searched?: SearchTotals | undefined;
     sort: Sort<Field>;
     range: { start: number; end: number };
     /** The column summed into `netCents`; without it the sum is 0. */
@@ -98,14 +127,16 @@ export async function listPage<Stored, Field extends string>(
     const first = await pageWithTotals<Stored, Field>(db, spec, query, start, limit);
     if (first) return first;
   }
-  if (!query.counted && limit > 0) {
-    // Usually few matches (a search): all of them, their totals and the page in one statement.
+  if (!query.counted && !query.searched && limit > 0) {
+    // Usually few matches (a filter): all of them, their totals and the page in one statement.
     const few = await fewMatchesPage<Stored, Field>(db, spec, query, start, limit);
     if (few) return few;
   }
   const totals = query.counted
     ? await countedTotals(db, query.companyId, query.counted)
-    : await countMatches(db, spec.table, query.where, query.netColumn);
+    : query.searched
+      ? await searchTotals(db, spec.table, query.where, query.searched)
+      : await countMatches(db, spec.table, query.where, query.netColumn);
   if (start >= totals.total || limit === 0) return { rows: [], ...totals };
   // A filter with few matches: sort them, rather than walk the sort index past rows that do not
   // match (the planner's estimate can be far off, as for the pending payments of a busy company).
@@ -233,6 +264,39 @@ async function countedTotals(
     `SELECT coalesce(sum(total), 0) AS total, coalesce(sum(net_cents), 0) AS net FROM money_counts
       WHERE company_id = $1 AND list = $2 AND dimension = $3 AND value = ANY($4)`,
     [companyId, counted.list, counted.dimension, counted.values],
+  );
+  return { total: Number(rows[0]?.total ?? 0), netCents: BigInt(rows[0]?.net ?? 0) };
+}
+
+/**
+ * A search's exact totals without reading every match: the stored totals of the customers whose
+ * name matches every word, plus the rows outside those customers that match through their own
+ * columns (description, payment id; the trigram and prefix indexes find them). A row outside
+ * those customers matches only if some word is in its own columns, so nothing is missed or
+ * counted twice.
+ */
+async function searchTotals(
+  db: Queryable,
+  table: string,
+  where: Where,
+  searched: SearchTotals,
+): Promise<Totals> {
+  const n = where.params.length;
+  const customers = searched.words.map((word) => `(${word.customers})`).join(' INTERSECT ');
+  const other = searched.words.map((word) => `(${word.other})`).join(' OR ');
+  const { rows } = await db.query<{ total: string; net: string }>(
+    `WITH named AS MATERIALIZED (SELECT ARRAY(${customers}) AS ids),
+     counted AS (
+       SELECT coalesce(sum(total), 0) AS total, coalesce(sum(net_cents), 0) AS net
+         FROM money_counts, named
+        WHERE company_id = $1 AND list = $${n + 1} AND dimension = 'customerId'
+          AND value = ANY(named.ids)
+     ), rest AS (
+       SELECT count(*) AS total, coalesce(sum(net_cents), 0) AS net FROM ${table}, named
+        WHERE ${where.sql} AND (${other}) AND NOT coalesce(customer_id = ANY(named.ids), false)
+     )
+     SELECT counted.total + rest.total AS total, counted.net + rest.net AS net FROM counted, rest`,
+    [...where.params, searched.list],
   );
   return { total: Number(rows[0]?.total ?? 0), netCents: BigInt(rows[0]?.net ?? 0) };
 }

@@ -5,6 +5,8 @@ import {
   type ListTable,
   listPage,
   type Queryable,
+  type SearchTotals,
+  type SearchWord,
   type Sort,
   searchWords,
   streamRows,
@@ -82,10 +84,12 @@ export async function listTransactions(
   query: TransactionListQuery,
 ): Promise<TransactionList> {
   const filter = withoutNoOpStatus(query.filter);
+  const { where, searched } = transactionWhere(query.companyId, filter);
   const list = await listPage<StoredTransaction, TransactionSortField>(db, table, {
     companyId: query.companyId,
-    where: transactionWhere(query.companyId, filter),
+    where,
     counted: countedDimension(filter),
+    searched: searchedOnly(filter, searched),
     sort: query.sort,
     range: query.range,
     netColumn: 'net_cents',
@@ -98,7 +102,7 @@ export async function* streamTransactions(
   pool: Pool,
   query: Omit<TransactionListQuery, 'range'>,
 ): AsyncGenerator<TransactionRow[]> {
-  const where = transactionWhere(query.companyId, withoutNoOpStatus(query.filter));
+  const { where } = transactionWhere(query.companyId, withoutNoOpStatus(query.filter));
   for await (const batch of streamRows<StoredTransaction, TransactionSortField>(
     pool,
     table,
@@ -118,7 +122,7 @@ function withoutNoOpStatus(filter: TransactionFilter): TransactionFilter {
 
 function transactionWhere(companyId: string, filter: TransactionFilter) {
   const where = whereBuilder(companyId);
-  addMoneySearch(where, filter.q);
+  const searched = addMoneySearch(where, filter.q);
   if (filter.kind) where.add((p) => `kind = ANY(${p})`, filter.kind);
   if (filter.status) where.add((p) => `status = ANY(${p})`, filter.status);
   if (filter.customerId) where.add((p) => `customer_id = ${p}`, filter.customerId);
@@ -128,7 +132,18 @@ function transactionWhere(companyId: string, filter: TransactionFilter) {
   if (filter.amountMin !== undefined) where.add((p) => `amount_cents >= ${p}`, filter.amountMin);
   if (filter.amountMax !== undefined) where.add((p) => `amount_cents <= ${p}`, filter.amountMax);
   if (filter.id) where.add((p) => `transaction_id = ANY(${p})`, filter.id);
-  return where.build();
+  return { where: where.build(), searched };
+}
+
+/** A search and no other filter: its totals come from the per-customer counts. */
+function searchedOnly(
+  filter: TransactionFilter,
+  words: readonly SearchWord[],
+): SearchTotals | undefined {
+  const { q: _q, ...others } = filter;
+  if (words.length === 0 || Object.values(others).some((value) => value !== undefined))
+    return undefined;
+  return { list: 'transactions', words };
 }
 
 /** The stored total when the filter is at most one of kind, customer or terminal. */
