@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { type ServerType, serve } from '@hono/node-server';
 import {
   ListeningReadModelWaiter,
+  TokenStandingCache,
   type ProjectorRunner,
   readProjectionStatus,
   startProjectors,
@@ -57,6 +58,7 @@ async function main() {
   const logger = createLogger(config);
   const infrastructure = await openInfrastructure(config, logger);
   const readSide = await startReadSide(infrastructure);
+  const tokenStanding = await TokenStandingCache.start({ pool: infrastructure.pool, logger });
   const publishing =
     config.projectors === 'external' ? undefined : await startPublishing(infrastructure);
   const clock = () => new Date();
@@ -66,6 +68,7 @@ async function main() {
     store: infrastructure.store,
     pool: infrastructure.pool,
     readModels: readSide.waiter,
+    tokenStanding,
     projectionStatus: publishing?.withStatus(readSide.status) ?? readSide.status,
     logger,
     clock,
@@ -106,6 +109,7 @@ async function main() {
       await closeServer(server);
       await publishing?.stop();
       await readSide.stop();
+      await tokenStanding.close();
       await infrastructure.close();
       process.exit(0);
     } catch (error) {
