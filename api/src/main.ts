@@ -3,10 +3,10 @@ import { fileURLToPath } from 'node:url';
 import { type ServerType, serve } from '@hono/node-server';
 import {
   ListeningReadModelWaiter,
-  TokenStandingCache,
   type ProjectorRunner,
   readProjectionStatus,
   startProjectors,
+  TokenStandingCache,
 } from '@issuer/projections';
 import pg from 'pg';
 import { createApp } from './app';
