@@ -111,6 +111,7 @@ export {
 export {
   getTransaction,
   listTransactions,
+  listTransactionsJson,
   streamTransactions,
   type TransactionFilter,
   type TransactionList,

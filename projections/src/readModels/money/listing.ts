@@ -73,7 +73,25 @@ export interface ListTable<Field extends string> {
   columns: string;
   id: string;
   sortColumns: Record<Field, string>;
+  /**
+   * The row as the API shows it, built by PostgreSQL (a `json_build_object(…)` over `columns`):
+   * pages then come back as one text column per row (`json__`), nothing decoded or mapped in Node.
+   */
+  json?: string;
 }
+
+/** A timestamptz column as JavaScript's `toISOString()` writes it (UTC, milliseconds, `Z`). */
+export const isoText = (column: string) =>
+  `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+
+/** A page row when the table has `json`: the row's API object as JSON text. */
+export interface JsonRow {
+  json__: string;
+}
+
+/** What a page selects from rows that have `columns`: those, or the row's JSON when there is one. */
+const shown = <Field extends string>(spec: ListTable<Field>) =>
+  spec.json ? `${spec.json}::text AS json__` : spec.columns;
 
 /** The total of a filter as `money_counts` keeps it: a sum over values of one dimension. */
 export interface CountedDimension {
@@ -175,7 +193,7 @@ async function pageWithTotals<Stored, Field extends string>(
     `(SELECT coalesce(sum(${column}), 0) FROM money_counts WHERE company_id = $${n + 1}
        AND list = $${n + 2} AND dimension = $${n + 3} AND value = ANY($${n + 4}))`;
   const { rows } = await db.query<Record<string, unknown> & { total__: string; net__: string }>(
-    `SELECT ${spec.columns}, ${totals('total')} AS total__, ${totals('net_cents')} AS net__
+    `SELECT ${shown(spec)}, ${totals('total')} AS total__, ${totals('net_cents')} AS net__
        FROM ${spec.table} WHERE ${query.where.sql}
       ORDER BY ${orderBy(spec, query.sort)} LIMIT $${n + 5} OFFSET $${n + 6}`,
     [
@@ -212,7 +230,8 @@ async function fewMatchesPage<Stored, Field extends string>(
        SELECT ${spec.columns} FROM ${spec.table} WHERE ${query.where.sql} LIMIT ${fewMatches + 1}
      ), totals AS (SELECT count(*) AS total__, ${net} AS net__ FROM matches)
      SELECT * FROM totals LEFT JOIN LATERAL (
-       SELECT * FROM matches ORDER BY ${orderBy(spec, query.sort)} LIMIT $${n + 1} OFFSET $${n + 2}
+       SELECT ${shown(spec)} FROM matches ORDER BY ${orderBy(spec, query.sort)}
+        LIMIT $${n + 1} OFFSET $${n + 2}
      ) page ON true`,
     [...query.where.params, limit, start],
   );
@@ -220,7 +239,7 @@ async function fewMatchesPage<Stored, Field extends string>(
   if (!first || Number(first.total__) > fewMatches) return undefined;
   return {
     rows: rows
-      .filter((row) => row[spec.id] !== null)
+      .filter((row) => row[spec.json ? 'json__' : spec.id] !== null)
       .map(({ total__: _total, net__: _net, ...row }) => row as Stored),
     total: Number(first.total__),
     netCents: BigInt(first.net__),
@@ -247,9 +266,10 @@ async function page<Stored, Field extends string>(
   const matches = `SELECT ${spec.columns} FROM ${spec.table} WHERE ${where.sql}`;
   const { rows } = await db.query(
     materialized
-      ? `WITH matches AS MATERIALIZED (${matches}) SELECT * FROM matches
+      ? `WITH matches AS MATERIALIZED (${matches}) SELECT ${shown(spec)} FROM matches
           ORDER BY ${orderBy(spec, sort)} LIMIT $${n + 1} OFFSET $${n + 2}`
-      : `${matches} ORDER BY ${orderBy(spec, sort)} LIMIT $${n + 1} OFFSET $${n + 2}`,
+      : `SELECT ${shown(spec)} FROM ${spec.table} WHERE ${where.sql}
+          ORDER BY ${orderBy(spec, sort)} LIMIT $${n + 1} OFFSET $${n + 2}`,
     [...where.params, limit, offset],
   );
   return rows as Stored[];
