@@ -42,6 +42,7 @@ export {
   customerSortFields,
   getCustomer,
   listCustomers,
+  listCustomersJson,
   streamCustomers,
 } from './customers/queries';
 export {

@@ -80,10 +80,6 @@ export interface ListTable<Field extends string> {
   json?: string;
 }
 
-/** A timestamptz column as JavaScript's `toISOString()` writes it (UTC, milliseconds, `Z`). */
-export const isoText = (column: string) =>
-  `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
-
 /** A page row when the table has `json`: the row's API object as JSON text. */
 export interface JsonRow {
   json__: string;

@@ -1,8 +1,8 @@
 import type { Pool } from 'pg';
+import { isoText } from '../isoText';
 import {
   addMoneySearch,
   type CountedDimension,
-  isoText,
   type JsonRow,
   type ListTable,
   listPage,
