@@ -1,5 +1,14 @@
-import { Box, Button, Typography } from '@mui/material';
-import { Form, PasswordInput, TextInput, useLogin, useNotify, useTranslate } from 'react-admin';
+import { Alert, Box, Button, Typography } from '@mui/material';
+import { useState } from 'react';
+import {
+  Form,
+  HttpError,
+  PasswordInput,
+  TextInput,
+  useLogin,
+  useNotify,
+  useTranslate,
+} from 'react-admin';
 import { Link, Navigate, useLocation } from 'react-router-dom';
 import { supportEmail } from '../config';
 import type { Credentials } from '../session/authProvider';
@@ -8,7 +17,10 @@ import { GuestLayout } from './GuestLayout';
 import { nextPath } from './nextPath';
 import { SubmitButton } from './SubmitButton';
 import { formErrorsOrToast } from './submitErrors';
-import { validateEmailForLogin, validatePassword } from './validators';
+import { validateEmailForLogin, validateLoginPassword } from './validators';
+
+/** The server's answer to an unknown email and to a wrong password alike. */
+const isWrongCredentials = (error: unknown) => error instanceof HttpError && error.status === 401;
 
 export default function LoginPage() {
   const translate = useTranslate();
@@ -16,14 +28,21 @@ export default function LoginPage() {
   const notify = useNotify();
   const user = useSessionUser();
   const next = nextPath(useLocation().state);
+  const [wrongCredentials, setWrongCredentials] = useState(false);
   if (user) return <Navigate to={next ?? '/'} replace />;
 
   const submit = async (values: Record<string, unknown>) => {
+    setWrongCredentials(false);
     try {
       // `/` sends a verified company to /customers and an unverified one to /profile.
       await login(values as unknown as Credentials, next ?? '/');
       return undefined;
     } catch (error) {
+      // One clear message, not a field message twice and a "form is not valid" toast beside it.
+      if (isWrongCredentials(error)) {
+        setWrongCredentials(true);
+        return undefined;
+      }
       return formErrorsOrToast(error, (message) => notify(message, { type: 'error' }));
     }
   };
@@ -33,7 +52,18 @@ export default function LoginPage() {
       <Typography variant="h6" component="h2" gutterBottom>
         {translate('app.auth.login_title')}
       </Typography>
-      <Form onSubmit={submit} mode="onChange" reValidateMode="onChange" noValidate>
+      <Form
+        onSubmit={submit}
+        mode="onChange"
+        reValidateMode="onChange"
+        noValidate
+        disableInvalidFormNotification
+      >
+        {wrongCredentials && (
+          <Alert severity="error" sx={{ mb: 2 }}>
+            {translate('app.validation.wrong_credentials')}
+          </Alert>
+        )}
         <TextInput
           source="email"
           type="email"
@@ -46,7 +76,7 @@ export default function LoginPage() {
           source="password"
           label="app.auth.fields.password"
           autoComplete="current-password"
-          validate={validatePassword}
+          validate={validateLoginPassword}
           fullWidth
         />
         <SubmitButton label="app.auth.login_submit" />

@@ -34,10 +34,15 @@ export const appEnglish = {
     },
   },
   validation: {
-    min_length: 'Min character length is 4',
+    min_length: 'Min character length is %{min}',
+    max_length: 'Max character length is %{max}',
     email: 'Please enter a valid email',
+    symbol: 'Use %{min} to %{max} letters A–Z or digits 0–9',
     passwords_mismatch: 'Passwords do not match',
     required: 'Required',
+    password_help: 'At least %{min} characters',
+    symbol_help: '%{min} to %{max} letters A–Z or digits 0–9, e.g. MAPL',
+    wrong_credentials: 'Email or password is incorrect',
   },
   session: {
     logging_in: 'Logging in with JWT',

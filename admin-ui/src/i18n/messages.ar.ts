@@ -30,10 +30,15 @@ const app: AppMessages = {
     },
   },
   validation: {
-    min_length: 'الحد الأدنى للطول 4 أحرف',
+    min_length: 'الحد الأدنى للطول %{min} أحرف',
+    max_length: 'الحد الأقصى للطول %{max} حرفًا',
     email: 'يرجى إدخال بريد إلكتروني صالح',
+    symbol: 'استخدم من %{min} إلى %{max} من الحروف A–Z أو الأرقام 0–9',
     passwords_mismatch: 'كلمتا المرور غير متطابقتين',
     required: 'مطلوب',
+    password_help: '%{min} أحرف على الأقل',
+    symbol_help: 'من %{min} إلى %{max} من الحروف A–Z أو الأرقام 0–9، مثل MAPL',
+    wrong_credentials: 'البريد الإلكتروني أو كلمة المرور غير صحيحة',
   },
   session: {
     logging_in: 'جارٍ تسجيل الدخول باستخدام JWT',

@@ -35,10 +35,15 @@ const app: AppMessages = {
     },
   },
   validation: {
-    min_length: 'En az 4 karakter olmalıdır',
+    min_length: 'En az %{min} karakter olmalıdır',
+    max_length: 'En fazla %{max} karakter olabilir',
     email: 'Lütfen geçerli bir e-posta girin',
+    symbol: '%{min} ile %{max} arasında A–Z harfi veya 0–9 rakamı kullanın',
     passwords_mismatch: 'Şifreler eşleşmiyor',
     required: 'Zorunlu',
+    password_help: 'En az %{min} karakter',
+    symbol_help: '%{min} ile %{max} arasında A–Z harfi veya 0–9 rakamı, ör. MAPL',
+    wrong_credentials: 'E-posta veya şifre hatalı',
   },
   session: {
     logging_in: 'JWT ile giriş yapılıyor',

@@ -6,7 +6,7 @@ import { z } from 'zod';
  * rename. Every event's metadata also carries the company id.
  */
 
-export const companySymbolPattern = /^[A-Z0-9]{2,10}$/;
+export { companySymbolPattern } from '../rules/fieldRules';
 
 export const companyRegisteredData = z.object({
   companyId: z.string(),
