@@ -140,6 +140,13 @@ export const appEnglish = {
       'Just kidding, looks like we have an internal issue, please try again in a couple of minutes',
     home: 'Go back to the home page',
     refused: 'This page is not available to your account',
+    unverified_title: 'Your company is awaiting verification',
+    unverified:
+      'The platform operator has not verified your company yet. This page opens once it is verified; your profile shows where things stand.',
+    not_issuer_title: 'Your company does not have issuer status',
+    not_issuer:
+      'Funding rounds open once the platform operator grants your company issuer status; your profile shows where things stand.',
+    open_profile: 'Open your profile',
   },
   empty: {
     later: 'This part of the portal is not built yet; nothing here is made up.',

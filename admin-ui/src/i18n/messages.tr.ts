@@ -140,6 +140,13 @@ const app: AppMessages = {
     server_detail:
       'Sunucumuzda bir sorun var gibi görünüyor, lütfen birkaç dakika sonra tekrar deneyin',
     home: 'Ana sayfaya dön',
+    unverified_title: 'Şirketiniz doğrulama bekliyor',
+    unverified:
+      'Platform operatörü şirketinizi henüz doğrulamadı. Bu sayfa doğrulamadan sonra açılır; durumu profilinizde görebilirsiniz.',
+    not_issuer_title: 'Şirketinizin ihraççı statüsü yok',
+    not_issuer:
+      'Fonlama turları, platform operatörü şirketinize ihraççı statüsü verdiğinde açılır; durumu profilinizde görebilirsiniz.',
+    open_profile: 'Profilinizi açın',
     refused: 'Bu sayfa hesabınıza açık değil',
   },
   empty: {
