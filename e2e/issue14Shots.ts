@@ -108,6 +108,10 @@ async function stuckScreens(browser: Browser, portal: Portal) {
   await portal.registerCompany({ companyName: 'Birch Analytics' });
   await open(operator.page, portal, '/companies');
   await operator.page.getByRole('columnheader', { name: 'Contact email' }).waitFor();
+  await operator.page
+    .getByText('Logged in with JWT')
+    .waitFor({ state: 'detached', timeout: 10_000 })
+    .catch(() => {});
   await shoot(operator.page, 'companies');
   await step('verify confirmation', async () => {
     await operator.page
@@ -120,13 +124,36 @@ async function stuckScreens(browser: Browser, portal: Portal) {
   });
   await step('company history', async () => {
     await operator.page
-      .getByRole('button', { name: /^History of Maple/ })
+      .getByRole('button', { name: /^More actions for Maple/ })
       .first()
       .click();
+    await operator.page.getByRole('menuitem', { name: 'Suspend' }).click();
+    await operator.page.getByLabel(/^Reason/).fill('Chargebacks under review');
+    await shoot(operator.page, 'companies-suspend-confirm');
+    await operator.page.getByRole('button', { name: 'Confirm' }).click();
+    await operator.page.getByRole('dialog').waitFor({ state: 'detached' });
+    await operator.page
+      .getByRole('button', { name: /^More actions for Maple/ })
+      .first()
+      .click();
+    await operator.page.getByRole('menuitem', { name: 'History' }).click();
     await operator.page.getByRole('dialog').waitFor({ timeout: 3000 });
     await shoot(operator.page, 'companies-history');
   });
   await operator.context.close();
+  await step('suspended sign-in', async () => {
+    const { page, context } = await freshPage(browser);
+    await open(page, portal, '/login');
+    await page.getByLabel('Email', { exact: false }).first().fill(company.email);
+    await page.getByLabel('Password', { exact: false }).first().fill(company.password);
+    await page.getByRole('button', { name: /^(sign in|log ?in)$/i }).click();
+    await page
+      .getByText(/suspended/)
+      .first()
+      .waitFor({ timeout: 5000 });
+    await shoot(page, 'suspended-sign-in');
+    await context.close();
+  });
 }
 
 async function asOf(browser: Browser, portal: Portal) {

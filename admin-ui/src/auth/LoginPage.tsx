@@ -12,6 +12,7 @@ import {
 import { Link, Navigate, useLocation } from 'react-router-dom';
 import { supportEmail } from '../config';
 import type { Credentials } from '../session/authProvider';
+import { errorCode } from '../session/http';
 import { useSessionUser } from '../session/sessionStore';
 import { GuestLayout } from './GuestLayout';
 import { nextPath } from './nextPath';
@@ -19,8 +20,15 @@ import { SubmitButton } from './SubmitButton';
 import { formErrorsOrToast } from './submitErrors';
 import { validateEmailForLogin, validateLoginPassword } from './validators';
 
-/** The server's answer to an unknown email and to a wrong password alike. */
-const isWrongCredentials = (error: unknown) => error instanceof HttpError && error.status === 401;
+/**
+ * A refusal the page says in one sentence of the reader's language: an unknown email or a wrong
+ * password (alike), or a company the platform operator suspended.
+ */
+function refusalOf(error: unknown) {
+  if (errorCode(error) === 'company_suspended') return 'app.validation.company_suspended';
+  if (error instanceof HttpError && error.status === 401) return 'app.validation.wrong_credentials';
+  return undefined;
+}
 
 export default function LoginPage() {
   const translate = useTranslate();
@@ -28,19 +36,20 @@ export default function LoginPage() {
   const notify = useNotify();
   const user = useSessionUser();
   const next = nextPath(useLocation().state);
-  const [wrongCredentials, setWrongCredentials] = useState(false);
+  const [refusal, setRefusal] = useState<string>();
   if (user) return <Navigate to={next ?? '/'} replace />;
 
   const submit = async (values: Record<string, unknown>) => {
-    setWrongCredentials(false);
+    setRefusal(undefined);
     try {
       // `/` sends a verified company to /customers and an unverified one to /profile.
       await login(values as unknown as Credentials, next ?? '/');
       return undefined;
     } catch (error) {
       // One clear message, not a field message twice and a "form is not valid" toast beside it.
-      if (isWrongCredentials(error)) {
-        setWrongCredentials(true);
+      const refused = refusalOf(error);
+      if (refused) {
+        setRefusal(refused);
         return undefined;
       }
       return formErrorsOrToast(error, (message) => notify(message, { type: 'error' }));
@@ -59,9 +68,9 @@ export default function LoginPage() {
         noValidate
         disableInvalidFormNotification
       >
-        {wrongCredentials && (
+        {refusal && (
           <Alert severity="error" sx={{ mb: 2 }}>
-            {translate('app.validation.wrong_credentials')}
+            {translate(refusal)}
           </Alert>
         )}
         <TextInput

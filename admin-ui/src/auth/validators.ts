@@ -25,12 +25,10 @@ const fromRule =
     return problem ? problemMessage(problem) : undefined;
   };
 
-/** Sign-in checks only that something was typed: a wrong answer is the server's to say. */
-export const validateEmailForLogin = [
-  required(),
-  minLength(4, { message: 'app.validation.min_length', args: { min: 4 } }),
-];
-export const validateLoginPassword = [required()];
+/** Sign-in keeps the seed's 4 characters: whether it is right is the server's to say. */
+const seedMinimum = minLength(4, { message: 'app.validation.min_length', args: { min: 4 } });
+export const validateEmailForLogin = [required(), seedMinimum];
+export const validateLoginPassword = [required(), seedMinimum];
 
 /** `required()` marks the field with an asterisk; the rule gives its message. */
 export const validatePassword = [required(), fromRule(passwordProblem)];

@@ -1,3 +1,4 @@
+import { companyDecisionsEnglish } from '../companies/messages.en';
 import { customersEnglish } from '../customers/messages.en';
 import {
   paymentsEnglish,
@@ -43,6 +44,8 @@ export const appEnglish = {
     password_help: 'At least %{min} characters',
     symbol_help: '%{min} to %{max} letters A–Z or digits 0–9, e.g. MAPL',
     wrong_credentials: 'Email or password is incorrect',
+    company_suspended:
+      'Your company is suspended by the platform operator. Contact support to find out why.',
   },
   session: {
     logging_in: 'Logging in with JWT',
@@ -219,6 +222,7 @@ export const appEnglish = {
     issuer_granted: 'Issuer status granted',
     issuer_revoked: 'Issuer status revoked',
     search: 'Search',
+    decisions: companyDecisionsEnglish,
   },
   customers: customersEnglish,
   payments: paymentsEnglish,

@@ -1,4 +1,5 @@
 import type { TranslationMessages } from 'react-admin';
+import { companyDecisionsArabic } from '../companies/messages.ar';
 import { customersArabic } from '../customers/messages.ar';
 import { paymentsArabic, pendingPaymentsArabic, transactionsArabic } from '../payments/messages.ar';
 import type { AppMessages } from './appMessages.en';
@@ -39,6 +40,7 @@ const app: AppMessages = {
     password_help: '%{min} أحرف على الأقل',
     symbol_help: 'من %{min} إلى %{max} من الحروف A–Z أو الأرقام 0–9، مثل MAPL',
     wrong_credentials: 'البريد الإلكتروني أو كلمة المرور غير صحيحة',
+    company_suspended: 'علّق مشغّل المنصة شركتك. تواصل مع الدعم لمعرفة السبب.',
   },
   session: {
     logging_in: 'جارٍ تسجيل الدخول باستخدام JWT',
@@ -214,6 +216,7 @@ const app: AppMessages = {
     issuer_granted: 'تم منح صفة المُصدِر',
     issuer_revoked: 'تم سحب صفة المُصدِر',
     search: 'بحث',
+    decisions: companyDecisionsArabic,
   },
   customers: customersArabic,
   payments: paymentsArabic,

@@ -1,4 +1,5 @@
 import type { TranslationMessages } from 'react-admin';
+import { companyDecisionsTurkish } from '../companies/messages.tr';
 import { customersTurkish } from '../customers/messages.tr';
 import {
   paymentsTurkish,
@@ -44,6 +45,8 @@ const app: AppMessages = {
     password_help: 'En az %{min} karakter',
     symbol_help: '%{min} ile %{max} arasında A–Z harfi veya 0–9 rakamı, ör. MAPL',
     wrong_credentials: 'E-posta veya şifre hatalı',
+    company_suspended:
+      'Şirketiniz platform operatörü tarafından askıya alındı. Nedenini öğrenmek için destekle iletişime geçin.',
   },
   session: {
     logging_in: 'JWT ile giriş yapılıyor',
@@ -220,6 +223,7 @@ const app: AppMessages = {
     issuer_granted: 'İhraççı yetkisi verildi',
     issuer_revoked: 'İhraççı yetkisi kaldırıldı',
     search: 'Ara',
+    decisions: companyDecisionsTurkish,
   },
   customers: customersTurkish,
   payments: paymentsTurkish,
