@@ -4,6 +4,7 @@ import NotificationsActive from '@mui/icons-material/NotificationsActive';
 import ReceiptLong from '@mui/icons-material/ReceiptLong';
 import Star from '@mui/icons-material/Star';
 import StarBorder from '@mui/icons-material/StarBorder';
+import SwapHoriz from '@mui/icons-material/SwapHoriz';
 import { Alert, Box, Button, Card, CardContent, Stack, TextField, Typography } from '@mui/material';
 import { useQuery } from '@tanstack/react-query';
 import { type ReactNode, useState } from 'react';
@@ -17,6 +18,7 @@ import {
   useTranslate,
 } from 'react-admin';
 import { Link, useParams } from 'react-router-dom';
+import { CustomerEtransfersDialog } from '../etransfers/CustomerEtransfersDialog';
 import { DetailList } from '../profile/DetailList';
 import { useCanChangeCustomers } from './access';
 import { CustomerTimeline, displayValue } from './CustomerTimeline';
@@ -133,7 +135,7 @@ function PageActions({ customer }: { customer: Customer }) {
   const translate = useTranslate();
   const notify = useNotify();
   const refresh = useRefresh();
-  const [dialog, setDialog] = useState<'edit' | 'push' | 'transactions'>();
+  const [dialog, setDialog] = useState<'edit' | 'push' | 'transactions' | 'etransfers'>();
   const canChange = useCanChangeCustomers();
   const close = () => setDialog(undefined);
   const star = async () => {
@@ -169,9 +171,13 @@ function PageActions({ customer }: { customer: Customer }) {
       <Button startIcon={<ReceiptLong />} onClick={() => setDialog('transactions')}>
         {translate('app.customers.actions.transactions')}
       </Button>
+      <Button startIcon={<SwapHoriz />} onClick={() => setDialog('etransfers')}>
+        {translate('app.etransfers.customer_section')}
+      </Button>
       {dialog === 'edit' && <EditCustomerDialog customer={customer} open onClose={close} />}
       {dialog === 'push' && <PushNotificationDialog customer={customer} open onClose={close} />}
       {dialog === 'transactions' && <TransactionsDialog customer={customer} open onClose={close} />}
+      {dialog === 'etransfers' && <CustomerEtransfersDialog customer={customer} onClose={close} />}
     </Stack>
   );
 }

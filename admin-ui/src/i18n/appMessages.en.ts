@@ -1,4 +1,5 @@
 import { customersEnglish } from '../customers/messages.en';
+import { etransfersEnglish } from '../etransfers/messages.en';
 import {
   paymentsEnglish,
   pendingPaymentsEnglish,
@@ -212,6 +213,7 @@ export const appEnglish = {
   payments: paymentsEnglish,
   transactions: transactionsEnglish,
   pendingpayments: pendingPaymentsEnglish,
+  etransfers: etransfersEnglish,
 };
 
 export type AppMessages = typeof appEnglish;

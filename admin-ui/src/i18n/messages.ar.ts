@@ -1,5 +1,6 @@
 import type { TranslationMessages } from 'react-admin';
 import { customersArabic } from '../customers/messages.ar';
+import { etransfersArabic } from '../etransfers/messages.ar';
 import { paymentsArabic, pendingPaymentsArabic, transactionsArabic } from '../payments/messages.ar';
 import type { AppMessages } from './appMessages.en';
 
@@ -207,6 +208,7 @@ const app: AppMessages = {
   payments: paymentsArabic,
   transactions: transactionsArabic,
   pendingpayments: pendingPaymentsArabic,
+  etransfers: etransfersArabic,
 };
 
 const arabicMessages: TranslationMessages = {

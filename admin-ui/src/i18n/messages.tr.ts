@@ -1,5 +1,6 @@
 import type { TranslationMessages } from 'react-admin';
 import { customersTurkish } from '../customers/messages.tr';
+import { etransfersTurkish } from '../etransfers/messages.tr';
 import {
   paymentsTurkish,
   pendingPaymentsTurkish,
@@ -213,6 +214,7 @@ const app: AppMessages = {
   payments: paymentsTurkish,
   transactions: transactionsTurkish,
   pendingpayments: pendingPaymentsTurkish,
+  etransfers: etransfersTurkish,
 };
 
 const turkishMessages: TranslationMessages = {
