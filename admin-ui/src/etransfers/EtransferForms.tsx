@@ -147,12 +147,16 @@ function Actions({ onClose, children }: { onClose: () => void; children: ReactNo
   );
 }
 
-/** The API's field names onto the form's: the amount is typed in dollars. */
+/** The API's field names as the form's inputs (an error left on a name no input has blocks every later submit). */
+const formNames: Record<string, string> = { amountCents: 'amount', expiresAt: 'expiresOn' };
+
+/** The API's field messages under the form's inputs: the amount is typed in dollars. */
 function formErrors(error: unknown, notify: ReturnType<typeof useNotify>) {
   const fields = formErrorsOrToast(error, (message) => notify(message, { type: 'error' }));
-  if (fields?.amountCents) return { ...fields, amount: fields.amountCents };
-  if (fields?.expiresAt) return { ...fields, expiresOn: fields.expiresAt };
-  return fields;
+  if (!fields) return undefined;
+  return Object.fromEntries(
+    Object.entries(fields).map(([name, message]) => [formNames[name] ?? name, message]),
+  );
 }
 
 /**
