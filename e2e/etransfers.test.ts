@@ -1,3 +1,5 @@
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { expect, it } from 'vitest';
 import type { Company, Portal } from './support/portal';
@@ -37,7 +39,8 @@ const languages = {
     matchSubmit: 'Match',
     nothingToMatch: 'Nothing to match: every incoming e-transfer found its customer',
     empty: 'No e-transfers yet',
-    insufficient: /^The balance does not cover this payout/,
+    insufficient: (balance: string, amount: string) =>
+      `The balance of ${balance} does not cover ${amount}. Nothing was sent.`,
     totals: (count: number) => `E-transfers: ${count}`,
     customerSection: 'E-transfers',
   },
@@ -64,7 +67,8 @@ const languages = {
     matchSubmit: 'مطابقة',
     nothingToMatch: 'لا شيء للمطابقة: وجد كل تحويل وارد عميله',
     empty: 'لا توجد تحويلات إلكترونية بعد',
-    insufficient: /^الرصيد لا يغطي هذه الدفعة/,
+    insufficient: (balance: string, amount: string) =>
+      `الرصيد ${balance} لا يغطي ${amount}. لم يُرسل شيء.`,
     totals: (count: number) => `التحويلات الإلكترونية: ${count}`,
     customerSection: 'التحويلات الإلكترونية',
   },
@@ -77,6 +81,16 @@ const phone = { width: 390, height: 844 };
 
 /** Polls as long as a step may take: the provider answers by webhook, then a read model. */
 const eventually = { timeout: 20_000 };
+
+/** ETRANSFERS_SHOTS=/some/dir keeps a picture of each screen the tests pass through. */
+const shotsDir = process.env.ETRANSFERS_SHOTS;
+async function shoot(page: Page, name: string) {
+  if (!shotsDir) return;
+  await mkdir(shotsDir, { recursive: true });
+  // Dialogs and drawers slide in for 225 ms: the picture is of where they settle.
+  await page.waitForTimeout(400);
+  await page.screenshot({ path: join(shotsDir, `${name}.png`) });
+}
 
 interface Customer {
   id: string;
@@ -134,6 +148,9 @@ async function checkScreen(page: Page) {
   expect(await page.evaluate(() => (document.body.textContent ?? '').includes('%{'))).toBe(false);
 }
 
+/** Text as read, without the invisible isolates that keep amounts left to right inside Arabic. */
+const withoutIsolates = (text: string | null) => (text ?? '').replace(/[\u2066-\u2069]/g, '');
+
 const balanceText = (page: Page) => page.getByTestId('balance').first().textContent();
 
 const dialogTitled = (page: Page, title: string) =>
@@ -152,6 +169,7 @@ async function requestMoney(page: Page, texts: Texts, amount: string, reference:
   await dialog.getByLabel(texts.amount).fill(amount);
   await dialog.getByLabel(texts.message).fill('Subscription for the seed round');
   await dialog.getByLabel(texts.reference).fill(reference);
+  await shoot(page, `${texts.locale}-${page.viewportSize()?.width}-request`);
   await checkScreen(page);
   await dialog.getByRole('button', { name: texts.requestSubmit }).click();
   await dialog.waitFor({ state: 'hidden' });
@@ -187,6 +205,7 @@ describeInBrowser('e-transfers', (suite) => {
       .toBe(texts.deposited);
     const paid = await money(page, 2500, texts.locale);
     await expect.poll(() => balanceText(page), eventually).toContain(paid);
+    await shoot(page, 'en-1280-deposited');
     await checkScreen(page);
     await page.keyboard.press('Escape');
     await visible(row.getByText(texts.deposited));
@@ -201,7 +220,11 @@ describeInBrowser('e-transfers', (suite) => {
     await payout.getByLabel(texts.amount).fill('40');
     await payout.getByRole('button', { name: texts.sendSubmit }).click();
     await visible(payout.getByTestId('payout-refused'));
-    expect(await payout.getByTestId('payout-refused').textContent()).toMatch(texts.insufficient);
+    const refusal = await payout.getByTestId('payout-refused').textContent();
+    expect(withoutIsolates(refusal)).toBe(
+      texts.insufficient(paid, await money(page, 4000, texts.locale)),
+    );
+    await shoot(page, 'en-1280-payout-refused');
     await checkScreen(page);
     await payout.getByLabel(texts.amount).fill('10');
     await payout.getByRole('button', { name: texts.sendSubmit }).click();
@@ -233,6 +256,7 @@ describeInBrowser('e-transfers', (suite) => {
     const match = page.getByRole('dialog').filter({ has: page.getByLabel(texts.reason) });
     await pickCustomer(page, match, texts, 'Ada Lovelace');
     await match.getByLabel(texts.reason).fill('Sent from her uncle’s account');
+    await shoot(page, 'en-1280-match');
     await checkScreen(page);
     await match.getByRole('button', { name: texts.matchSubmit, exact: true }).click();
     await match.waitFor({ state: 'hidden' });
@@ -246,6 +270,7 @@ describeInBrowser('e-transfers', (suite) => {
     await page.getByRole('button', { name: texts.customerSection, exact: true }).click();
     const section = page.getByRole('dialog');
     await visible(section.getByText(texts.totals(3)));
+    await shoot(page, 'en-1280-customer');
     await checkScreen(page);
     await context.close();
   }, 120_000);
@@ -278,6 +303,7 @@ describeInBrowser('e-transfers', (suite) => {
     await checkScreen(page);
     await page.keyboard.press('Escape');
     await visible(item.getByText(texts.deposited));
+    await shoot(page, 'ar-390-list');
     // The sidebar (a drawer on a phone) shows the new balance.
     await page.locator('header button').first().click();
     const paid = await money(page, 1250, texts.locale);
@@ -312,14 +338,17 @@ describeInBrowser('e-transfers', (suite) => {
           )
           .toBeGreaterThan(0);
         expect(await sidewaysOverflow(page), label).toEqual([]);
+        await shoot(page, `${texts.locale}-${viewport.width}-unmatched`);
         await page.getByRole('main').getByText('some-bank.example.test').first().click();
         await visible(page.getByTestId('etransfer-drawer'));
         expect(await sidewaysOverflow(page), `${label} drawer`).toEqual([]);
+        await shoot(page, `${texts.locale}-${viewport.width}-drawer`);
         await page
           .getByTestId('etransfer-drawer')
           .getByRole('button', { name: texts.match })
           .click();
         await visible(page.getByRole('dialog').getByLabel(texts.reason));
+        await shoot(page, `${texts.locale}-${viewport.width}-match`);
         await checkScreen(page);
         await context.close();
       }

@@ -77,7 +77,7 @@ function Details({ etransfer }: { etransfer: Etransfer }) {
         </Detail>
       )}
       {etransfer.matchedBy && (
-        <Detail label={field('customer')}>
+        <Detail label={field('matched')}>
           {translate(`app.etransfers.matched_by.${etransfer.matchedBy}`, {
             _: etransfer.matchedBy,
           })}

@@ -24,6 +24,7 @@ import { useFormState, useWatch } from 'react-hook-form';
 import { formErrorsOrToast } from '../auth/submitErrors';
 import { isolatedCents, maxAmountCents, minAmountCents, parseCents } from '../payments/money';
 import { refreshBalance } from '../payments/settle';
+import { refreshProfile } from '../session/refreshProfile';
 import {
   type Etransfer,
   matchEtransfer,
@@ -266,6 +267,16 @@ export function RequestMoneyDialog({
   );
 }
 
+/** The balance the sidebar shows, reloaded (a refused payout says what it is); null if unknown. */
+async function currentBalanceCents(): Promise<number | null> {
+  try {
+    const profile = await refreshProfile();
+    return Math.round(profile.fiatBalanceCad * 100);
+  } catch {
+    return null;
+  }
+}
+
 /**
  * Send money: a payout to the customer's email. The balance must cover it; when it does not, the
  * API's 409 is shown above the form and under the amount.
@@ -281,6 +292,7 @@ export function SendMoneyDialog({
 }) {
   const translate = useTranslate();
   const notify = useNotify();
+  const [locale] = useLocaleState();
   const { cents } = useAmountRules();
   const [idempotencyKey, setIdempotencyKey] = useState(() => crypto.randomUUID());
   const [refused, setRefused] = useState<string | null>(null);
@@ -303,10 +315,19 @@ export function SendMoneyDialog({
       return undefined;
     } catch (error) {
       if (error instanceof HttpError && error.status === 409) {
-        setRefused(error.message);
         // A refused payout recorded nothing: the next try is a new payout.
         setIdempotencyKey(crypto.randomUUID());
-        refreshBalance();
+        const balance = await currentBalanceCents();
+        const amount = isolatedCents(amountCents, locale);
+        setRefused(
+          balance === null
+            ? translate('app.etransfers.payout.insufficient_unknown', { amount })
+            : translate('app.etransfers.payout.insufficient', {
+                amount,
+                balance: isolatedCents(balance, locale),
+              }),
+        );
+        return undefined;
       }
       return formErrors(error, notify);
     }
@@ -325,7 +346,7 @@ export function SendMoneyDialog({
         <DialogContent sx={{ display: 'flex', flexDirection: 'column', gap: 0.5 }}>
           {refused && (
             <Alert severity="error" data-testid="payout-refused">
-              {translate('app.etransfers.payout.insufficient', { message: refused })}
+              {refused}
             </Alert>
           )}
           <Typography variant="body2" color="text.secondary" sx={{ mb: 1 }}>

@@ -41,6 +41,7 @@ export const etransfersArabic: typeof etransfersEnglish = {
     expires: 'تاريخ الانتهاء',
     created_at: 'التاريخ',
     completed_at: 'اكتمل',
+    matched: 'المطابقة',
     reason: 'السبب',
     from_email: 'البريد الإلكتروني للمرسل',
     id: 'معرّف التحويل',
@@ -66,7 +67,8 @@ export const etransfersArabic: typeof etransfersEnglish = {
     submit: 'إرسال %{amount}',
     done: 'أُرسلت الدفعة إلى %{email}',
     help: 'يُخصم المبلغ من الرصيد فورًا ولا يمكن أن يتجاوزه.',
-    insufficient: 'الرصيد لا يغطي هذه الدفعة: %{message}',
+    insufficient: 'الرصيد %{balance} لا يغطي %{amount}. لم يُرسل شيء.',
+    insufficient_unknown: 'الرصيد لا يغطي %{amount}. لم يُرسل شيء.',
   },
   match: {
     action: 'مطابقة مع عميل',

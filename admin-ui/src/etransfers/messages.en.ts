@@ -39,6 +39,7 @@ export const etransfersEnglish = {
     expires: 'Expires on',
     created_at: 'Date',
     completed_at: 'Completed',
+    matched: 'Matched',
     reason: 'Reason',
     from_email: 'Sender’s email',
     id: 'E-transfer ID',
@@ -65,7 +66,8 @@ export const etransfersEnglish = {
     submit: 'Send %{amount}',
     done: 'Payout sent to %{email}',
     help: 'The amount leaves the balance at once and cannot exceed it.',
-    insufficient: 'The balance does not cover this payout: %{message}',
+    insufficient: 'The balance of %{balance} does not cover %{amount}. Nothing was sent.',
+    insufficient_unknown: 'The balance does not cover %{amount}. Nothing was sent.',
   },
   match: {
     action: 'Match to a customer',

@@ -41,6 +41,7 @@ export const etransfersTurkish: typeof etransfersEnglish = {
     expires: 'Son geçerlilik günü',
     created_at: 'Tarih',
     completed_at: 'Tamamlandı',
+    matched: 'Eşleşme',
     reason: 'Neden',
     from_email: 'Gönderenin e-postası',
     id: 'E-transfer kimliği',
@@ -67,7 +68,9 @@ export const etransfersTurkish: typeof etransfersEnglish = {
     submit: '%{amount} gönder',
     done: 'Ödeme %{email} adresine gönderildi',
     help: 'Tutar bakiyeden hemen düşer ve bakiyeyi aşamaz.',
-    insufficient: 'Bakiye bu ödemeyi karşılamıyor: %{message}',
+    insufficient:
+      '%{balance} tutarındaki bakiye %{amount} tutarını karşılamıyor. Hiçbir şey gönderilmedi.',
+    insufficient_unknown: 'Bakiye %{amount} tutarını karşılamıyor. Hiçbir şey gönderilmedi.',
   },
   match: {
     action: 'Müşteriyle eşleştir',
