@@ -222,6 +222,11 @@ export const publicPayloads = {
     refundedBy: z.string(),
     refundedAt: isoTime,
   }),
+  PaymentRefundConfirmed: z.strictObject({
+    ...paymentIds,
+    refundId: z.string(),
+    confirmedAt: isoTime,
+  }),
   PaymentRefundFailed: z.strictObject({
     ...paymentIds,
     refundId: z.string(),
@@ -422,6 +427,9 @@ export const integrationMappings = {
       'refundedBy',
       'refundedAt',
     ]),
+  ),
+  PaymentRefundConfirmed: published(p.PaymentRefundConfirmed, (d) =>
+    pick(d, ['paymentId', 'companyId', 'refundId', 'confirmedAt']),
   ),
   PaymentRefundFailed: published(p.PaymentRefundFailed, (d) =>
     pick(d, [
