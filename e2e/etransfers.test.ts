@@ -44,6 +44,34 @@ const languages = {
     totals: (count: number) => `E-transfers: ${count}`,
     customerSection: 'E-transfers',
   },
+  Turkish: {
+    locale: 'tr',
+    title: 'E-Transferler',
+    request: 'Para iste',
+    send: 'Para gönder',
+    customer: 'Müşteri',
+    amount: 'Tutar (CAD)',
+    message: 'Mesaj',
+    reference: 'Referans',
+    requestSubmit: / iste$/,
+    sendSubmit: / gönder$/,
+    sent: 'Gönderildi',
+    deposited: 'Yatırıldı',
+    simulateDeposit: 'Yatırmayı simüle et',
+    simulateIncoming: 'Gelen e-transferi simüle et',
+    fromEmail: 'Gönderenin e-postası',
+    sandboxSend: 'Gönder',
+    unmatched: 'Eşleşmeyen',
+    match: 'Müşteriyle eşleştir',
+    reason: 'Neden',
+    matchSubmit: 'Eşleştir',
+    nothingToMatch: 'Eşleştirilecek bir şey yok: her gelen e-transfer müşterisini buldu',
+    empty: 'Henüz e-transfer yok',
+    insufficient: (balance: string, amount: string) =>
+      `${balance} tutarındaki bakiye ${amount} tutarını karşılamıyor. Hiçbir şey gönderilmedi.`,
+    totals: (count: number) => `E-transfer: ${count}`,
+    customerSection: 'E-transferler',
+  },
   Arabic: {
     locale: 'ar',
     title: 'التحويلات الإلكترونية',
@@ -245,12 +273,11 @@ describeInBrowser('e-transfers', (suite) => {
     await incoming.getByRole('button', { name: texts.sandboxSend, exact: true }).click();
     await incoming.waitFor({ state: 'hidden' });
     const stranger = page.getByRole('row').filter({ hasText: 'uncle-bob@elsewhere.test' });
+    // The list and the sidebar's balance reload once the money has landed.
+    await visible(stranger);
     await expect
-      .poll(async () => {
-        await page.getByRole('button', { name: 'Refresh' }).first().click();
-        return stranger.count();
-      }, eventually)
-      .toBe(1);
+      .poll(() => balanceText(page), eventually)
+      .toContain(await money(page, 2250, texts.locale));
     await stranger.click();
     await drawer.getByRole('button', { name: texts.match }).click();
     const match = page.getByRole('dialog').filter({ has: page.getByLabel(texts.reason) });
@@ -271,6 +298,51 @@ describeInBrowser('e-transfers', (suite) => {
     const section = page.getByRole('dialog');
     await visible(section.getByText(texts.totals(3)));
     await shoot(page, 'en-1280-customer');
+    await checkScreen(page);
+    await context.close();
+  }, 120_000);
+
+  it('finds a request by its reference; the customer declines one, the company cancels another (Turkish, 1280 px)', async () => {
+    const texts = languages.Turkish;
+    const { company } = await companyWithCustomer(suite.portal);
+    const { context, page } = await etransfersPage(
+      suite.browser,
+      suite.portal,
+      company,
+      texts,
+      desktop,
+    );
+    await visible(page.getByText(texts.empty));
+    await requestMoney(page, texts, '1.250,50', 'TR-DECLINE');
+    await requestMoney(page, texts, '3', 'TR-CANCEL');
+    await visible(page.getByText(texts.totals(2)));
+    await checkScreen(page);
+
+    // Search: the reference finds its request alone.
+    await page.getByRole('main').getByPlaceholder('Ara').fill('TR-DECLINE');
+    await visible(page.getByText(texts.totals(1)));
+    const declined = page.getByRole('row').filter({ hasText: 'TR-DECLINE' });
+    await visible(declined.getByText(await money(page, 125_050, texts.locale)));
+    await declined.click();
+    const drawer = page.getByTestId('etransfer-drawer');
+    await drawer.getByRole('button', { name: 'Reddi simüle et' }).click();
+    await expect
+      .poll(() => drawer.getByTestId('etransfer-status').textContent(), eventually)
+      .toBe('Reddedildi');
+    // Nothing is left to do with a declined request.
+    expect(await drawer.getByRole('button', { name: 'İsteği iptal et' }).count()).toBe(0);
+    await page.keyboard.press('Escape');
+    await drawer.waitFor({ state: 'hidden' });
+
+    await page.getByRole('main').getByPlaceholder('Ara').fill('TR-CANCEL');
+    await page.getByRole('row').filter({ hasText: 'TR-CANCEL' }).click();
+    await drawer.getByRole('button', { name: 'İsteği iptal et' }).click();
+    const confirm = page.getByRole('dialog').filter({ hasText: 'iptal edilsin mi' });
+    await confirm.getByRole('button', { name: 'İsteği iptal et' }).click();
+    await expect
+      .poll(() => drawer.getByTestId('etransfer-status').textContent(), eventually)
+      .toBe('İptal edildi');
+    expect(await drawer.getByRole('button', { name: texts.simulateDeposit }).count()).toBe(0);
     await checkScreen(page);
     await context.close();
   }, 120_000);
@@ -309,7 +381,7 @@ describeInBrowser('e-transfers', (suite) => {
     const paid = await money(page, 1250, texts.locale);
     await expect.poll(() => balanceText(page), eventually).toContain(paid);
     await context.close();
-  });
+  }, 120_000);
 
   it('fits the window with rows, dialogs and the drawer open, in English and Arabic at 1280 and 390 px', async () => {
     const { company } = await companyWithCustomer(suite.portal);

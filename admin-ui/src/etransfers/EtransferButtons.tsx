@@ -90,7 +90,7 @@ export function EtransferButtons({
       {open === 'payout' && (
         <SendMoneyDialog customerId={customerId} onClose={close} onDone={done} />
       )}
-      {open === 'incoming' && <IncomingDialog onClose={close} onDone={done} />}
+      {open === 'incoming' && <IncomingDialog onClose={close} onDone={done} onArrived={refresh} />}
     </>
   );
 }

@@ -24,7 +24,7 @@ import { useFormState, useWatch } from 'react-hook-form';
 import { formErrorsOrToast } from '../auth/submitErrors';
 import { isolatedCents, maxAmountCents, minAmountCents, parseCents } from '../payments/money';
 import { refreshBalance } from '../payments/settle';
-import { refreshProfile } from '../session/refreshProfile';
+import { balanceMoved, currentBalanceCents } from './balance';
 import {
   type Etransfer,
   matchEtransfer,
@@ -267,16 +267,6 @@ export function RequestMoneyDialog({
   );
 }
 
-/** The balance the sidebar shows, reloaded (a refused payout says what it is); null if unknown. */
-async function currentBalanceCents(): Promise<number | null> {
-  try {
-    const profile = await refreshProfile();
-    return Math.round(profile.fiatBalanceCad * 100);
-  } catch {
-    return null;
-  }
-}
-
 /**
  * Send money: a payout to the customer's email. The balance must cover it; when it does not, the
  * API's 409 is shown above the form and under the amount.
@@ -424,8 +414,19 @@ export function MatchDialog({
   );
 }
 
-/** The sandbox's autodeposit: someone sends the company money nobody requested. */
-export function IncomingDialog({ onClose, onDone }: { onClose: () => void; onDone: () => void }) {
+/**
+ * The sandbox's autodeposit: someone sends the company money nobody requested. `onArrived` runs
+ * once the money shows in the balance (it comes back by the provider's webhook).
+ */
+export function IncomingDialog({
+  onClose,
+  onDone,
+  onArrived,
+}: {
+  onClose: () => void;
+  onDone: () => void;
+  onArrived: () => void;
+}) {
   const translate = useTranslate();
   const notify = useNotify();
   const { cents } = useAmountRules();
@@ -436,6 +437,7 @@ export function IncomingDialog({ onClose, onDone }: { onClose: () => void; onDon
     if (amountCents === null) return { amount: 'app.etransfers.amount_invalid' };
     try {
       const reference = trimmed(values.reference);
+      const before = await currentBalanceCents();
       await simulateIncoming({
         fromEmail: trimmed(values.fromEmail),
         amountCents,
@@ -443,6 +445,7 @@ export function IncomingDialog({ onClose, onDone }: { onClose: () => void; onDon
       });
       notify('app.etransfers.simulate.sent', { type: 'info' });
       onDone();
+      void balanceMoved(before).then(onArrived);
       return undefined;
     } catch (error) {
       return formErrors(error, notify);
