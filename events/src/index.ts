@@ -6,4 +6,5 @@ export * from './eventStore';
 export * from './integration';
 export * from './payments/events';
 export * from './streams';
+export * from './subscriptions/events';
 export * from './users/events';
