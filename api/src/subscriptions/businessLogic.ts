@@ -240,7 +240,7 @@ function recordOutcome(
       collectionEtransferId(candidate.invoiceId, i + 1),
     ).includes(data.etransferId),
   );
-  if (!invoice || invoice.status !== 'open') return [];
+  if (invoice?.status !== 'open') return [];
   const at = data.now.toISOString();
   const base = { ...ids(state), invoiceId: invoice.invoiceId, etransferId: data.etransferId };
   if (data.outcome.paid) {
