@@ -133,6 +133,24 @@ export const publicPayloads = {
   CompanyVerified: z.strictObject({ companyId, verifiedBy: z.string(), verifiedAt: isoTime }),
   IssuerStatusGranted: z.strictObject({ companyId, grantedBy: z.string(), grantedAt: isoTime }),
   IssuerStatusRevoked: z.strictObject({ companyId, revokedBy: z.string(), revokedAt: isoTime }),
+  CompanyVerificationRevoked: z.strictObject({
+    companyId,
+    reason: z.string(),
+    revokedBy: z.string(),
+    revokedAt: isoTime,
+  }),
+  CompanySuspended: z.strictObject({
+    companyId,
+    reason: z.string(),
+    suspendedBy: z.string(),
+    suspendedAt: isoTime,
+  }),
+  CompanyReinstated: z.strictObject({
+    companyId,
+    reason: z.string(),
+    reinstatedBy: z.string(),
+    reinstatedAt: isoTime,
+  }),
   PaymentTerminalRegistered: z.strictObject({
     companyId,
     terminalId: z.string(),
@@ -233,6 +251,11 @@ export const publicPayloads = {
     refundedBy: z.string(),
     refundedAt: isoTime,
   }),
+  PaymentRefundConfirmed: z.strictObject({
+    ...paymentIds,
+    refundId: z.string(),
+    confirmedAt: isoTime,
+  }),
   PaymentRefundFailed: z.strictObject({
     ...paymentIds,
     refundId: z.string(),
@@ -330,6 +353,15 @@ export const integrationMappings = {
   ),
   IssuerStatusRevoked: published(p.IssuerStatusRevoked, (d) =>
     pick(d, ['companyId', 'revokedBy', 'revokedAt']),
+  ),
+  CompanyVerificationRevoked: published(p.CompanyVerificationRevoked, (d) =>
+    pick(d, ['companyId', 'reason', 'revokedBy', 'revokedAt']),
+  ),
+  CompanySuspended: published(p.CompanySuspended, (d) =>
+    pick(d, ['companyId', 'reason', 'suspendedBy', 'suspendedAt']),
+  ),
+  CompanyReinstated: published(p.CompanyReinstated, (d) =>
+    pick(d, ['companyId', 'reason', 'reinstatedBy', 'reinstatedAt']),
   ),
   PaymentTerminalRegistered: published(p.PaymentTerminalRegistered, (d) =>
     pick(d, ['companyId', 'terminalId', 'name', 'deviceId']),
@@ -433,6 +465,9 @@ export const integrationMappings = {
       'refundedBy',
       'refundedAt',
     ]),
+  ),
+  PaymentRefundConfirmed: published(p.PaymentRefundConfirmed, (d) =>
+    pick(d, ['paymentId', 'companyId', 'refundId', 'confirmedAt']),
   ),
   PaymentRefundFailed: published(p.PaymentRefundFailed, (d) =>
     pick(d, [
