@@ -74,23 +74,56 @@ const outcomes: Partial<Record<EtransferEvent['type'], CollectionFailureReason |
  */
 export function createBillingCollector(
   deps: EtransferDeps,
-  { intervalMs = 1_000, batchSize = 500 } = {},
+  { intervalMs = 1_000, batchSize = 500, concurrency = 8 } = {},
 ): BillingCollector {
-  async function handle(event: RecordedEvent): Promise<boolean> {
+  /** The subscription each event of the batch acts on; events of no subscription are left out. */
+  async function subscriptionsOf(events: readonly RecordedEvent[]) {
+    const keys = new Map<RecordedEvent, string>();
+    const known = new Map<string, string>();
+    const unknown: string[] = [];
+    for (const event of events) {
+      const attempt = asSubscriptionEvent(event);
+      if (attempt?.type === 'InvoiceCollectionAttempted') {
+        known.set(attempt.data.etransferId, attempt.data.subscriptionId);
+      } else {
+        const transfer = asEtransferEvent(event);
+        if (transfer && outcomes[transfer.type]) unknown.push(transfer.data.etransferId);
+      }
+    }
+    if (unknown.length > 0) {
+      const { rows } = await deps.pool.query<{ etransfer_id: string; subscription_id: string }>(
+        'SELECT etransfer_id, subscription_id FROM billing_collections WHERE etransfer_id = ANY($1)',
+        [unknown],
+      );
+      for (const row of rows) known.set(row.etransfer_id, row.subscription_id);
+    }
+    for (const event of events) {
+      const attempt = asSubscriptionEvent(event);
+      const etransferId =
+        attempt?.type === 'InvoiceCollectionAttempted'
+          ? attempt.data.etransferId
+          : asEtransferEvent(event)?.data.etransferId;
+      const subscriptionId = etransferId && known.get(etransferId);
+      if (subscriptionId) keys.set(event, subscriptionId);
+    }
+    return keys;
+  }
+
+  async function handle(event: RecordedEvent): Promise<void> {
     const attempt = asSubscriptionEvent(event);
     if (attempt?.type === 'InvoiceCollectionAttempted') {
       await collect(deps, attempt, event);
-      return true;
+      return;
     }
     const transfer = asEtransferEvent(event);
     const outcome = transfer && outcomes[transfer.type];
-    if (!transfer || !outcome) return false;
+    if (!transfer || !outcome) return;
     const { rows } = await deps.pool.query<{ subscription_id: string }>(
       'SELECT subscription_id FROM billing_collections WHERE etransfer_id = $1',
       [transfer.data.etransferId],
     );
     const subscriptionId = rows[0]?.subscription_id;
-    if (!subscriptionId) return false;
+    if (!subscriptionId) return;
     await recordCollectionOutcome(
       deps,
       {
@@ -100,7 +133,27 @@ export function createBillingCollector(
       },
       { causationId: event.id, correlationId: event.metadata.correlationId },
     );
-    return true;
+  }
+
+  /**
+   * A batch: each subscription's events in log order, different subscriptions side by side
+   * (`concurrency` at a time); the checkpoint moves past the batch only once all are done.
+   */
+  async function handleBatch(events: readonly RecordedEvent[]): Promise<number> {
+    const keys = await subscriptionsOf(events);
+    const chains = new Map<string, RecordedEvent[]>();
+    for (const event of events) {
+      const key = keys.get(event);
+      if (key) chains.set(key, [...(chains.get(key) ?? []), event]);
+    }
+    const queue = [...chains.values()];
+    const worker = async () => {
+      for (let chain = queue.shift(); chain; chain = queue.shift()) {
+        for (const event of chain) await handle(event);
+      }
+    };
+    await Promise.all(Array.from({ length: concurrency }, worker));
+    return keys.size;
   }
 
   async function runOnce(): Promise<number> {
@@ -121,7 +174,7 @@ export function createBillingCollector(
       for (;;) {
         const events = await deps.store.readAll({ after, maxCount: batchSize });
         if (events.length === 0) break;
-        for (const event of events) if (await handle(event)) handled += 1;
+        handled += await handleBatch(events);
         after = events[events.length - 1]?.position ?? after;
         await client.query('UPDATE process_checkpoints SET position = $2 WHERE name = $1', [
           checkpointName,
