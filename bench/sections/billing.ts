@@ -204,7 +204,7 @@ async function parallel(count: number, concurrency: number, work: (i: number) =>
   await Promise.all(Array.from({ length: concurrency }, worker));
 }
 
-async function caughtUp(pool: pg.Pool, runner: ProjectorRunner) {
+async function caughtUp(pool: pg.Pool, _runner: ProjectorRunner) {
   const { rows } = await pool.query<{ head: string | null }>(
     'SELECT max(position)::text AS head FROM es_events',
   );
@@ -216,7 +216,6 @@ async function caughtUp(pool: pg.Pool, runner: ProjectorRunner) {
     if (BigInt(checkpoints[0]?.low ?? '-1') >= head) return;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
-  void runner;
 }
 
 async function exactlyOnce(pool: pg.Pool) {
