@@ -4,6 +4,7 @@ import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../app';
 import { jsonOf } from '../http/testing/responses';
+import { createOperator } from '../operator/operator';
 import {
   type AccountsHarness,
   registered,
@@ -41,10 +42,10 @@ const profileOnOther = async (token: string) =>
     .status;
 
 /** Milliseconds until the other process refuses the token (at most 1 s). */
-async function refusedWithin(token: string): Promise<number> {
+async function refusedWithin(token: string, status = 401): Promise<number> {
   const started = Date.now();
   while (Date.now() - started < 1_000) {
-    if ((await profileOnOther(token)) === 401) return Date.now() - started;
+    if ((await profileOnOther(token)) === status) return Date.now() - started;
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
   return Number.POSITIVE_INFINITY;
@@ -79,5 +80,26 @@ describe('a token’s standing, remembered by every API process', () => {
     expect(await refusedWithin(token)).toBeLessThan(1_000);
     const { access_token: kept } = await jsonOf<SessionAnswer>(changed);
     expect(await profileOnOther(kept)).toBe(200);
+  });
+
+  it('refuses the users of a company the operator suspends, on another process within one second, and takes them back when reinstated', async () => {
+    const operator = { email: 'ops@standing.test', password: 'aurora-Lynx-2025' };
+    await createOperator(h.deps, operator);
+    const operatorToken = (
+      await jsonOf<SessionAnswer>(await h.call('POST', '/api/auth', { body: operator }))
+    ).access_token;
+    const { access_token: token } = await registered(h);
+    const companyId = JSON.parse(Buffer.from(token.split('.')[1] ?? '', 'base64url').toString())
+      .tid as string;
+    expect(await profileOnOther(token)).toBe(200);
+    const decide = (action: string) =>
+      h.call('POST', `/api/operator/companies/${companyId}/${action}`, {
+        token: operatorToken,
+        body: { reason: 'Chargebacks under review' },
+      });
+    expect((await decide('suspend')).status).toBe(200);
+    expect(await refusedWithin(token, 403)).toBeLessThan(1_000);
+    expect((await decide('reinstate')).status).toBe(200);
+    expect(await refusedWithin(token, 200)).toBeLessThan(1_000);
   });
 });

@@ -27,3 +27,22 @@ CREATE OR REPLACE TRIGGER ${table}_standing_emptied AFTER TRUNCATE ON ${table}
   FOR EACH STATEMENT EXECUTE FUNCTION token_standing_notify();
 `;
 }
+
+/**
+ * A company suspended or reinstated changes the standing of every token of its users: notify ''
+ * (everyone; suspensions are rare), as for a table emptied by a rebuild.
+ */
+export function companyStandingTriggers(): string {
+  return `
+CREATE OR REPLACE FUNCTION token_standing_notify_everyone() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  PERFORM pg_notify('${TOKEN_STANDING_CHANNEL}', '');
+  RETURN NULL;
+END $$;
+CREATE OR REPLACE TRIGGER companies_standing_changed AFTER UPDATE ON companies
+  FOR EACH ROW WHEN (OLD.suspended IS DISTINCT FROM NEW.suspended)
+  EXECUTE FUNCTION token_standing_notify_everyone();
+CREATE OR REPLACE TRIGGER companies_standing_emptied AFTER TRUNCATE OR DELETE ON companies
+  FOR EACH STATEMENT EXECUTE FUNCTION token_standing_notify_everyone();
+`;
+}
