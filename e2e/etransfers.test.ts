@@ -295,6 +295,18 @@ describeInBrowser('e-transfers', (suite) => {
     await page.keyboard.press('Escape');
     await visible(page.getByText(texts.nothingToMatch));
 
+    // In Transactions, the payout's row opens its e-transfer, and from there the e-transfer itself.
+    await open(page, suite.portal, '/transactions/all');
+    await page.getByRole('row').filter({ hasText: 'Payout' }).click();
+    const summary = page.getByTestId('transaction-drawer').getByTestId('transaction-etransfer');
+    await visible(summary.getByText(texts.sent));
+    await visible(summary.getByText(customer.email));
+    await checkScreen(page);
+    await summary.getByRole('link', { name: 'Open in E-Transfers' }).click();
+    await waitForPath(page, '/etransfers/all');
+    await visible(page.getByText(texts.totals(1)));
+    await visible(page.getByRole('row').filter({ hasText: customer.email }).getByText(texts.sent));
+
     // The customer's page lists the three.
     await open(page, suite.portal, `/customers/all/${customer.id}`);
     await page.getByRole('button', { name: texts.customerSection, exact: true }).click();

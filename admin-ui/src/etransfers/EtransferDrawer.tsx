@@ -45,7 +45,8 @@ function Detail({ label, children }: { label: string; children: ReactNode }) {
   );
 }
 
-function Details({ etransfer }: { etransfer: Etransfer }) {
+/** Who an e-transfer is with, when, its message, reference and match. */
+export function EtransferDetails({ etransfer }: { etransfer: Etransfer }) {
   const translate = useTranslate();
   const field = (name: string) => `app.etransfers.fields.${name}`;
   return (
@@ -295,7 +296,7 @@ export function EtransferDrawer({
           </Alert>
         )}
         <Divider sx={{ my: 2 }} />
-        <Details etransfer={shown} />
+        <EtransferDetails etransfer={shown} />
         {canAct && <Actions etransfer={shown} onChanged={changed} />}
       </Box>
     </Drawer>
