@@ -1,4 +1,5 @@
-import { email, required, SelectInput, TextInput } from 'react-admin';
+import { SelectInput, TextInput } from 'react-admin';
+import { validateEmail } from '../auth/validators';
 import { leadStatuses, leadStatusLabel } from './statuses';
 
 const field = (name: string) => `app.customers.fields.${name}`;
@@ -31,7 +32,7 @@ export function EmailInput() {
       label={field('email')}
       type="email"
       parse={asTyped}
-      validate={[required('app.validation.required'), email('app.validation.email')]}
+      validate={validateEmail}
     />
   );
 }

@@ -151,6 +151,12 @@ export const customersArabic: CustomerMessages = {
     as_of_missing: 'لم يكن هذا العميل موجودًا بعد في ذلك الوقت',
     as_of_removed: 'في ذلك الوقت كان هذا العميل قد حُذف',
     not_found: 'هذا العميل غير موجود أو تم حذفه',
+    as_of_commands_off:
+      'تعرض هذه الصفحة العميل كما كان في %{time}. الأوامر معطّلة؛ عُد إلى الآن لتغيير أي شيء.',
+    as_of_history: 'حتى %{time}',
+    as_of_invalid: 'لا يحدد العنوان لحظة صالحة: يُعرض العميل الآن',
+    empty_folded: 'بلا قيمة: %{fields}',
+    print: 'طباعة',
   },
   events: {
     CustomerAdded: 'أُضيف',

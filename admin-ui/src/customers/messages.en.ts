@@ -150,6 +150,12 @@ export const customersEnglish = {
     as_of_missing: 'This customer did not exist yet at that time',
     as_of_removed: 'At that time this customer had been removed',
     not_found: 'This customer does not exist or was removed',
+    as_of_commands_off:
+      'This page shows the customer as they were on %{time}. Commands are off; go back to now to change anything.',
+    as_of_history: 'Up to %{time}',
+    as_of_invalid: 'The address names no valid moment: showing the customer now',
+    empty_folded: 'Without a value: %{fields}',
+    print: 'Print',
   },
   events: {
     CustomerAdded: 'Added',

@@ -153,6 +153,12 @@ export const customersTurkish: CustomerMessages = {
     as_of_missing: 'Bu müşteri o tarihte henüz yoktu',
     as_of_removed: 'O tarihte bu müşteri silinmişti',
     not_found: 'Bu müşteri yok ya da silinmiş',
+    as_of_commands_off:
+      'Bu sayfa müşteriyi %{time} tarihindeki haliyle gösteriyor. Komutlar kapalı; bir şeyi değiştirmek için şimdiye dönün.',
+    as_of_history: '%{time} tarihine kadar',
+    as_of_invalid: 'Adres geçerli bir an belirtmiyor: müşteri şimdiki haliyle gösteriliyor',
+    empty_folded: 'Değeri olmayanlar: %{fields}',
+    print: 'Yazdır',
   },
   events: {
     CustomerAdded: 'Eklendi',

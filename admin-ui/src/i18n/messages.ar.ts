@@ -1,4 +1,5 @@
 import type { TranslationMessages } from 'react-admin';
+import { companyDecisionsArabic } from '../companies/messages.ar';
 import { customersArabic } from '../customers/messages.ar';
 import { etransfersArabic } from '../etransfers/messages.ar';
 import { paymentsArabic, pendingPaymentsArabic, transactionsArabic } from '../payments/messages.ar';
@@ -31,10 +32,16 @@ const app: AppMessages = {
     },
   },
   validation: {
-    min_length: 'الحد الأدنى للطول 4 أحرف',
+    min_length: 'الحد الأدنى للطول %{min} أحرف',
+    max_length: 'الحد الأقصى للطول %{max} حرفًا',
     email: 'يرجى إدخال بريد إلكتروني صالح',
+    symbol: 'استخدم من %{min} إلى %{max} من الحروف A–Z أو الأرقام 0–9',
     passwords_mismatch: 'كلمتا المرور غير متطابقتين',
     required: 'مطلوب',
+    password_help: '%{min} أحرف على الأقل',
+    symbol_help: 'من %{min} إلى %{max} من الحروف A–Z أو الأرقام 0–9، مثل MAPL',
+    wrong_credentials: 'البريد الإلكتروني أو كلمة المرور غير صحيحة',
+    company_suspended: 'علّق مشغّل المنصة شركتك. تواصل مع الدعم لمعرفة السبب.',
   },
   session: {
     logging_in: 'جارٍ تسجيل الدخول باستخدام JWT',
@@ -130,6 +137,13 @@ const app: AppMessages = {
     server: 'حدث خطأ ما!',
     server_detail: 'يبدو أن لدينا مشكلة داخلية، يرجى المحاولة مرة أخرى بعد بضع دقائق',
     home: 'العودة إلى الصفحة الرئيسية',
+    unverified_title: 'شركتك بانتظار التحقق',
+    unverified:
+      'لم يتحقق مشغّل المنصة من شركتك بعد. تُفتح هذه الصفحة بعد التحقق؛ ويعرض ملفك الشخصي حالة الطلب.',
+    not_issuer_title: 'ليس لشركتك صفة المُصدِر',
+    not_issuer:
+      'تُفتح جولات التمويل عندما يمنح مشغّل المنصة شركتك صفة المُصدِر؛ ويعرض ملفك الشخصي حالة الطلب.',
+    open_profile: 'افتح ملفك الشخصي',
     refused: 'هذه الصفحة غير متاحة لحسابك',
   },
   empty: {
@@ -203,6 +217,7 @@ const app: AppMessages = {
     issuer_granted: 'تم منح صفة المُصدِر',
     issuer_revoked: 'تم سحب صفة المُصدِر',
     search: 'بحث',
+    decisions: companyDecisionsArabic,
   },
   customers: customersArabic,
   payments: paymentsArabic,

@@ -197,6 +197,18 @@ export function canOpen(item: NavigationItem, user: SessionUser | null): boolean
   return satisfiesAuth(item.auth, user?.role ?? []) && passesGate(item.gate, user);
 }
 
+/**
+ * Why this user may not open the item: their company still awaits verification, lacks issuer
+ * status, or the item is not for their role at all.
+ */
+export type Refusal = 'unverified' | 'not_issuer' | 'role';
+
+export function refusalOf(item: NavigationItem, user: SessionUser | null): Refusal | undefined {
+  if (canOpen(item, user)) return undefined;
+  if (!satisfiesAuth(item.auth, user?.role ?? [])) return 'role';
+  return user?.data.verified === 1 ? 'not_issuer' : 'unverified';
+}
+
 /** The groups this user sees: items they may open, groups left empty dropped. */
 export function visibleNavigation(user: SessionUser | null): NavigationGroup[] {
   return navigation

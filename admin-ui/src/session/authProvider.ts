@@ -1,6 +1,6 @@
 import { type AuthProvider, HttpError } from 'react-admin';
 import { canOpen, navigation } from '../navigation/navigation';
-import { callApi } from './http';
+import { callApi, errorCode } from './http';
 import { sessionMessages } from './messages';
 import { notice } from './notices';
 import { endSession, sessionUser, startSession } from './sessionStore';
@@ -84,6 +84,11 @@ export const authProvider: AuthProvider = {
    * only shows its own message while the session is still alive, so the notice is ours.
    */
   async checkError(error: { status?: number }) {
+    if (errorCode(error) === 'company_suspended') {
+      endSession();
+      notice('app.validation.company_suspended', 'error');
+      throw { redirectTo: '/login', message: false };
+    }
     if (error?.status !== 401) return;
     endSession();
     notice(sessionMessages.invalidToken, 'error');

@@ -6,7 +6,7 @@ import {
   leadStatus,
 } from '@issuer/events';
 import { z } from 'zod';
-import { normalizeEmail } from '../auth/credentials';
+import { emailField } from '../auth/credentials';
 import { hasControlCharacters, printableOnlyMessage } from '../auth/storableJson';
 import { walletAddressProblem } from './walletAddress';
 
@@ -38,15 +38,7 @@ const amount = (max?: number) => {
   return (max === undefined ? base : base.max(max, `Must be ${max} or less`)).nullable();
 };
 
-export const customerEmailField = z
-  .string({
-    error: (issue) => (issue.input === undefined ? 'Email is required' : 'Must be text'),
-  })
-  .trim()
-  .min(1, 'Email is required')
-  .max(254, 'Max character length is 254')
-  .regex(z.regexes.email, 'Please enter a valid email')
-  .transform(normalizeEmail);
+export const customerEmailField = emailField;
 
 export const walletAddressField = z
   .string({ error: 'Must be text' })

@@ -78,6 +78,18 @@ const samples: { [Type in InternalEventType]: Sample<Type> } = {
     streamId: 'Company-c-1',
     data: { companyId, revokedBy: 'op', revokedAt: at },
   },
+  CompanyVerificationRevoked: {
+    streamId: 'Company-c-1',
+    data: { companyId, reason: 'Documents expired', revokedBy: 'op', revokedAt: at },
+  },
+  CompanySuspended: {
+    streamId: 'Company-c-1',
+    data: { companyId, reason: 'Chargebacks under review', suspendedBy: 'op', suspendedAt: at },
+  },
+  CompanyReinstated: {
+    streamId: 'Company-c-1',
+    data: { companyId, reason: 'Review closed', reinstatedBy: 'op', reinstatedAt: at },
+  },
   PaymentTerminalRegistered: {
     streamId: 'Company-c-1',
     data: { companyId, terminalId: 't-1', name: 'Front desk', deviceId: 'dev-1' },

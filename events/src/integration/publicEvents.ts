@@ -122,6 +122,24 @@ export const publicPayloads = {
   CompanyVerified: z.strictObject({ companyId, verifiedBy: z.string(), verifiedAt: isoTime }),
   IssuerStatusGranted: z.strictObject({ companyId, grantedBy: z.string(), grantedAt: isoTime }),
   IssuerStatusRevoked: z.strictObject({ companyId, revokedBy: z.string(), revokedAt: isoTime }),
+  CompanyVerificationRevoked: z.strictObject({
+    companyId,
+    reason: z.string(),
+    revokedBy: z.string(),
+    revokedAt: isoTime,
+  }),
+  CompanySuspended: z.strictObject({
+    companyId,
+    reason: z.string(),
+    suspendedBy: z.string(),
+    suspendedAt: isoTime,
+  }),
+  CompanyReinstated: z.strictObject({
+    companyId,
+    reason: z.string(),
+    reinstatedBy: z.string(),
+    reinstatedAt: isoTime,
+  }),
   PaymentTerminalRegistered: z.strictObject({
     companyId,
     terminalId: z.string(),
@@ -324,6 +342,15 @@ export const integrationMappings = {
   ),
   IssuerStatusRevoked: published(p.IssuerStatusRevoked, (d) =>
     pick(d, ['companyId', 'revokedBy', 'revokedAt']),
+  ),
+  CompanyVerificationRevoked: published(p.CompanyVerificationRevoked, (d) =>
+    pick(d, ['companyId', 'reason', 'revokedBy', 'revokedAt']),
+  ),
+  CompanySuspended: published(p.CompanySuspended, (d) =>
+    pick(d, ['companyId', 'reason', 'suspendedBy', 'suspendedAt']),
+  ),
+  CompanyReinstated: published(p.CompanyReinstated, (d) =>
+    pick(d, ['companyId', 'reason', 'reinstatedBy', 'reinstatedAt']),
   ),
   PaymentTerminalRegistered: published(p.PaymentTerminalRegistered, (d) =>
     pick(d, ['companyId', 'terminalId', 'name', 'deviceId']),

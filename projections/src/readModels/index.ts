@@ -18,6 +18,7 @@ export {
   type CompanySortField,
   companySortFields,
   getCompanyProfile,
+  isCompanySuspended,
   listCompanies,
 } from './companies/queries';
 export {
