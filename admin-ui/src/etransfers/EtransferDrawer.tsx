@@ -19,10 +19,10 @@ import { useCanTakePayments } from '../payments/access';
 import { DateTime, Money } from '../payments/Money';
 import { isolatedCents } from '../payments/money';
 import { refreshBalance } from '../payments/settle';
-import { MatchDialog } from './EtransferForms';
 import { EtransferStatusChip } from './EtransferStatusChip';
 import { cancelEtransfer, type Etransfer, fetchEtransfer, simulateAnswer } from './etransferApi';
 import { canSimulateAnswer, isOpenRequest, isUnmatched, signedCents } from './etransferLogic';
+import { MatchDialog } from './MatchDialog';
 import { changedEtransfer, useEtransferSandbox } from './useEtransferSandbox';
 
 const etransferKey = (id: string) => ['etransfers', 'getOne', id, 'detail'];
