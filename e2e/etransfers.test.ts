@@ -139,6 +139,9 @@ async function companyWithCustomer(portal: Portal) {
   return { company, customer };
 }
 
+const companyCustomers = (portal: Portal, company: Company) =>
+  portal.api<Customer[]>('GET', '/customers', { token: company.token });
+
 async function etransfersPage(
   browser: Parameters<typeof freshPage>[0],
   portal: Portal,
@@ -292,6 +295,18 @@ describeInBrowser('e-transfers', (suite) => {
     await page.keyboard.press('Escape');
     await visible(page.getByText(texts.nothingToMatch));
 
+    // In Transactions, the payout's row opens its e-transfer, and from there the e-transfer itself.
+    await open(page, suite.portal, '/transactions/all');
+    await page.getByRole('row').filter({ hasText: 'Payout' }).click();
+    const summary = page.getByTestId('transaction-drawer').getByTestId('transaction-etransfer');
+    await visible(summary.getByText(texts.sent));
+    await visible(summary.getByText(customer.email));
+    await checkScreen(page);
+    await summary.getByRole('link', { name: 'Open in E-Transfers' }).click();
+    await waitForPath(page, '/etransfers/all');
+    await visible(page.getByText(texts.totals(1)));
+    await visible(page.getByRole('row').filter({ hasText: customer.email }).getByText(texts.sent));
+
     // The customer's page lists the three.
     await open(page, suite.portal, `/customers/all/${customer.id}`);
     await page.getByRole('button', { name: texts.customerSection, exact: true }).click();
@@ -425,5 +440,50 @@ describeInBrowser('e-transfers', (suite) => {
         await context.close();
       }
     }
+  }, 120_000);
+
+  it('shows a compliance reviewer the e-transfers and their detail but no command (English, 1280 px)', async () => {
+    const { company } = await companyWithCustomer(suite.portal);
+    const request = await suite.portal.api<{ id: string }>('POST', '/etransfers/requests', {
+      token: company.token,
+      body: {
+        customerId: (await companyCustomers(suite.portal, company))[0]?.id,
+        amountCents: 900,
+        reference: 'AUDIT-9',
+      },
+    });
+    const reviewer = {
+      email: `reviewer-${Date.now().toString(36)}@maple.test`,
+      password: 'glacier-Otter-77',
+    };
+    await suite.portal.api('POST', '/company/users', {
+      token: company.token,
+      body: { ...reviewer, role: 'compliance' },
+    });
+    const { access_token: token } = await suite.portal.api<{ access_token: string }>(
+      'POST',
+      '/auth',
+      {
+        body: reviewer,
+      },
+    );
+    const texts = languages.English;
+    const { context, page } = await etransfersPage(
+      suite.browser,
+      suite.portal,
+      { ...company, token },
+      texts,
+      desktop,
+    );
+    const row = page.getByRole('row').filter({ hasText: 'AUDIT-9' });
+    await visible(row);
+    expect(await page.getByRole('button', { name: texts.request }).count()).toBe(0);
+    expect(await page.getByRole('button', { name: texts.send }).count()).toBe(0);
+    await row.click();
+    const drawer = page.getByTestId('etransfer-drawer');
+    await visible(drawer.getByText(request.id));
+    expect(await drawer.getByRole('button', { name: texts.simulateDeposit }).count()).toBe(0);
+    expect(await drawer.getByRole('button', { name: 'Cancel request' }).count()).toBe(0);
+    await context.close();
   }, 120_000);
 });

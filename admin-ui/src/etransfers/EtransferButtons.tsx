@@ -5,7 +5,9 @@ import { Button as LabelledButton } from '@mui/material';
 import { type ReactElement, useState } from 'react';
 import { Button, useRefresh, useTranslate } from 'react-admin';
 import { useCanTakePayments } from '../payments/access';
-import { IncomingDialog, RequestMoneyDialog, SendMoneyDialog } from './EtransferForms';
+import { IncomingDialog } from './IncomingDialog';
+import { RequestMoneyDialog } from './RequestMoneyDialog';
+import { SendMoneyDialog } from './SendMoneyDialog';
 import { useEtransferSandbox } from './useEtransferSandbox';
 
 type Which = 'request' | 'payout' | 'incoming';

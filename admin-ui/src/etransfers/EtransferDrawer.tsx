@@ -19,10 +19,10 @@ import { useCanTakePayments } from '../payments/access';
 import { DateTime, Money } from '../payments/Money';
 import { isolatedCents } from '../payments/money';
 import { refreshBalance } from '../payments/settle';
-import { MatchDialog } from './EtransferForms';
 import { EtransferStatusChip } from './EtransferStatusChip';
 import { cancelEtransfer, type Etransfer, fetchEtransfer, simulateAnswer } from './etransferApi';
 import { canSimulateAnswer, isOpenRequest, isUnmatched, signedCents } from './etransferLogic';
+import { MatchDialog } from './MatchDialog';
 import { changedEtransfer, useEtransferSandbox } from './useEtransferSandbox';
 
 const etransferKey = (id: string) => ['etransfers', 'getOne', id, 'detail'];
@@ -45,7 +45,8 @@ function Detail({ label, children }: { label: string; children: ReactNode }) {
   );
 }
 
-function Details({ etransfer }: { etransfer: Etransfer }) {
+/** Who an e-transfer is with, when, its message, reference and match. */
+export function EtransferDetails({ etransfer }: { etransfer: Etransfer }) {
   const translate = useTranslate();
   const field = (name: string) => `app.etransfers.fields.${name}`;
   return (
@@ -295,7 +296,7 @@ export function EtransferDrawer({
           </Alert>
         )}
         <Divider sx={{ my: 2 }} />
-        <Details etransfer={shown} />
+        <EtransferDetails etransfer={shown} />
         {canAct && <Actions etransfer={shown} onChanged={changed} />}
       </Box>
     </Drawer>

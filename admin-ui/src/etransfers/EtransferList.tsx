@@ -145,10 +145,21 @@ function KindChip({ kind }: { kind: string }) {
   );
 }
 
-function Who({ record }: { record: Etransfer }) {
+/** The customer's name; an unmatched one says so (as a chip, or as words inside a line of text). */
+function Who({ record, inline = false }: { record: Etransfer; inline?: boolean }) {
   const translate = useTranslate();
   if (record.customerName) return <>{record.customerName}</>;
-  if (!record.customerId) return <>{translate('app.etransfers.unmatched_customer')}</>;
+  if (!record.customerId && inline) return <>{translate('app.etransfers.unmatched_customer')}</>;
+  if (!record.customerId) {
+    return (
+      <Chip
+        size="small"
+        color="warning"
+        variant="outlined"
+        label={translate('app.etransfers.unmatched_customer')}
+      />
+    );
+  }
   return null;
 }
 
@@ -180,7 +191,7 @@ function EtransferRows({
         )}
         secondaryText={(record) => (
           <>
-            <Who record={record} /> · <bdi>{record.email}</bdi>
+            <Who record={record} inline /> · <bdi>{record.email}</bdi>
           </>
         )}
         tertiaryText={(record) => <DateTime iso={record.createdAt} />}

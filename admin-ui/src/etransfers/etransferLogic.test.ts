@@ -6,6 +6,7 @@ import {
   isEtransferView,
   isOpenRequest,
   isUnmatched,
+  onFormInputs,
   signedCents,
 } from './etransferLogic';
 
@@ -64,5 +65,13 @@ describe('a request’s expiry', () => {
     expect(expiryInstant('2026-02-30', now)).toBeNull();
     expect(expiryInstant('soon', now)).toBeNull();
     expect(expiryInstant('', now)).toBeNull();
+  });
+});
+
+describe('the API’s field messages on a form', () => {
+  it('go under the inputs the forms have, leaving no name behind that no input has', () => {
+    expect(
+      onFormInputs({ amountCents: 'Too much', expiresAt: 'Too far', customerId: 'Unknown' }),
+    ).toEqual({ amount: 'Too much', expiresOn: 'Too far', customerId: 'Unknown' });
   });
 });

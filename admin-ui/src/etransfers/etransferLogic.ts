@@ -64,3 +64,16 @@ export function expiryInstant(day: string, now: Date): string | null {
   if (end.getTime() <= now.getTime() || end.getTime() > latest) return null;
   return end.toISOString();
 }
+
+/** The API's field names that differ from the forms' inputs: the amount is typed in dollars. */
+const formInputs: Record<string, string> = { amountCents: 'amount', expiresAt: 'expiresOn' };
+
+/**
+ * The API's field messages keyed by the forms' inputs. Every name is renamed, none kept: an
+ * error left on a name no input has would block every later submit of the form.
+ */
+export function onFormInputs(fields: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(fields).map(([name, message]) => [formInputs[name] ?? name, message]),
+  );
+}

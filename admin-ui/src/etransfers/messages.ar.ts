@@ -104,5 +104,6 @@ export const etransfersArabic: typeof etransfersEnglish = {
   detail: 'تفاصيل التحويل',
   customer_section: 'التحويلات الإلكترونية',
   customer_empty: 'لا توجد تحويلات إلكترونية مع هذا العميل بعد',
+  open_in_list: 'فتح في التحويلات الإلكترونية',
   see_all: 'عرض الكل',
 };

@@ -103,5 +103,6 @@ export const etransfersEnglish = {
   detail: 'E-transfer',
   customer_section: 'E-transfers',
   customer_empty: 'No e-transfers with this customer yet',
+  open_in_list: 'Open in E-Transfers',
   see_all: 'See all',
 };

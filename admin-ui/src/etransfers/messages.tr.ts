@@ -107,5 +107,6 @@ export const etransfersTurkish: typeof etransfersEnglish = {
   detail: 'E-transfer ayrıntısı',
   customer_section: 'E-transferler',
   customer_empty: 'Bu müşteriyle henüz e-transfer yok',
+  open_in_list: 'E-Transferler’de aç',
   see_all: 'Tümünü gör',
 };
