@@ -1,6 +1,9 @@
 import type { CustomerMessages } from './messages.en';
 
 export const customersArabic: CustomerMessages = {
+  /** A customer and customers, inside react-admin's sentences ("No %{name} found"). */
+  one_name: 'العميل',
+  many_name: 'عملاء',
   title: 'العملاء',
   views: {
     all: 'جميع العملاء',
@@ -51,6 +54,7 @@ export const customersArabic: CustomerMessages = {
   },
   lead_status: { cold: 'بارد', warm: 'دافئ', hot: 'ساخن' },
   actions: {
+    filters: 'عوامل التصفية',
     add: 'إضافة عميل',
     bulk_add: 'إضافة جماعية',
     edit: 'تعديل',
@@ -73,9 +77,12 @@ export const customersArabic: CustomerMessages = {
     updated: 'تم حفظ العميل',
     conflict:
       'قام شخص آخر بتغيير هذا العميل أثناء تعديلك. أغلق هذه النافذة وافتحها مجددًا ثم أعد إجراء التغيير.',
-    removed: 'تم حذف %{smart_count} عميل |||| تم حذف %{smart_count} عملاء',
-    starred: 'تم تمييز %{smart_count} عميل بنجمة |||| تم تمييز %{smart_count} عملاء بنجمة',
-    unstarred: 'أُزيلت النجمة عن %{smart_count} عميل |||| أُزيلت النجمة عن %{smart_count} عملاء',
+    removed:
+      'لم يُحذف أي عميل |||| تم حذف عميل واحد |||| تم حذف عميلين |||| تم حذف %{smart_count} عملاء |||| تم حذف %{smart_count} عميلًا |||| تم حذف %{smart_count} عميل',
+    starred:
+      'لم يُميَّز أي عميل بنجمة |||| تم تمييز عميل واحد بنجمة |||| تم تمييز عميلين بنجمة |||| تم تمييز %{smart_count} عملاء بنجمة |||| تم تمييز %{smart_count} عميلًا بنجمة |||| تم تمييز %{smart_count} عميل بنجمة',
+    unstarred:
+      'لم تُزَل النجمة عن أي عميل |||| أُزيلت النجمة عن عميل واحد |||| أُزيلت النجمة عن عميلين |||| أُزيلت النجمة عن %{smart_count} عملاء |||| أُزيلت النجمة عن %{smart_count} عميلًا |||| أُزيلت النجمة عن %{smart_count} عميل',
     status_changed: 'تغيّرت حالة المستثمر إلى %{status}',
     lead_changed: 'تغيّرت حالة العميل المحتمل إلى %{status}',
     push_sent: 'تم إرسال الإشعار إلى %{email}',

@@ -1,5 +1,8 @@
 /** The customers screens' texts in English (under `app.customers`); the seed's toasts word for word. */
 export const customersEnglish = {
+  /** A customer and customers, inside react-admin's sentences ("No %{name} found"). */
+  one_name: 'customer',
+  many_name: 'customers',
   title: 'Customers',
   views: {
     all: 'All customers',
@@ -50,6 +53,7 @@ export const customersEnglish = {
   },
   lead_status: { cold: 'Cold', warm: 'Warm', hot: 'Hot' },
   actions: {
+    filters: 'Filters',
     add: 'Add customer',
     bulk_add: 'Bulk add',
     edit: 'Edit',

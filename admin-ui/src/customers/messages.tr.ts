@@ -1,6 +1,9 @@
 import type { CustomerMessages } from './messages.en';
 
 export const customersTurkish: CustomerMessages = {
+  /** A customer and customers, inside react-admin's sentences ("No %{name} found"). */
+  one_name: 'müşteri',
+  many_name: 'müşteri',
   title: 'Müşteriler',
   views: {
     all: 'Tüm müşteriler',
@@ -51,6 +54,7 @@ export const customersTurkish: CustomerMessages = {
   },
   lead_status: { cold: 'Soğuk', warm: 'Ilık', hot: 'Sıcak' },
   actions: {
+    filters: 'Filtreler',
     add: 'Müşteri ekle',
     bulk_add: 'Toplu ekle',
     edit: 'Düzenle',

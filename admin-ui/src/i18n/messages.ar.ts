@@ -232,7 +232,8 @@ const arabicMessages: TranslationMessages = {
       add_filter: 'إضافة عامل تصفية',
       add: 'إضافة',
       back: 'رجوع',
-      bulk_actions: 'تم تحديد عنصر واحد |||| تم تحديد %{smart_count} عناصر',
+      bulk_actions:
+        'لم يُحدَّد أي عنصر |||| تم تحديد عنصر واحد |||| تم تحديد عنصرين |||| تم تحديد %{smart_count} عناصر |||| تم تحديد %{smart_count} عنصرًا |||| تم تحديد %{smart_count} عنصر',
       cancel: 'إلغاء',
       clear_array_input: 'مسح القائمة',
       clear_input_value: 'مسح القيمة',
@@ -316,11 +317,13 @@ const arabicMessages: TranslationMessages = {
       authentication_error: 'أعاد خادم المصادقة خطأً وتعذّر التحقق من بيانات اعتمادك.',
       auth_error: 'حدث خطأ أثناء التحقق من رمز المصادقة.',
       bulk_delete_content:
-        'هل أنت متأكد أنك تريد حذف %{name}؟ |||| هل أنت متأكد أنك تريد حذف هذه العناصر الـ %{smart_count}؟',
-      bulk_delete_title: 'حذف %{name} |||| حذف %{smart_count} %{name}',
+        'هل أنت متأكد أنك تريد حذف %{name}؟ |||| هل أنت متأكد أنك تريد حذف %{name}؟ |||| هل أنت متأكد أنك تريد حذف هذين العنصرين؟ |||| هل أنت متأكد أنك تريد حذف هذه العناصر الـ %{smart_count}؟ |||| هل أنت متأكد أنك تريد حذف هذه الـ %{smart_count} عنصرًا؟ |||| هل أنت متأكد أنك تريد حذف هذه الـ %{smart_count} عنصر؟',
+      bulk_delete_title:
+        'حذف %{name} |||| حذف %{name} |||| حذف عنصرين من %{name} |||| حذف %{smart_count} من %{name} |||| حذف %{smart_count} من %{name} |||| حذف %{smart_count} من %{name}',
       bulk_update_content:
-        'هل أنت متأكد أنك تريد تحديث %{name} %{recordRepresentation}؟ |||| هل أنت متأكد أنك تريد تحديث هذه العناصر الـ %{smart_count}؟',
-      bulk_update_title: 'تحديث %{name} %{recordRepresentation} |||| تحديث %{smart_count} %{name}',
+        'هل أنت متأكد أنك تريد تحديث %{name} %{recordRepresentation}؟ |||| هل أنت متأكد أنك تريد تحديث %{name} %{recordRepresentation}؟ |||| هل أنت متأكد أنك تريد تحديث هذين العنصرين؟ |||| هل أنت متأكد أنك تريد تحديث هذه العناصر الـ %{smart_count}؟ |||| هل أنت متأكد أنك تريد تحديث هذه الـ %{smart_count} عنصرًا؟ |||| هل أنت متأكد أنك تريد تحديث هذه الـ %{smart_count} عنصر؟',
+      bulk_update_title:
+        'تحديث %{name} %{recordRepresentation} |||| تحديث %{name} %{recordRepresentation} |||| تحديث عنصرين من %{name} |||| تحديث %{smart_count} من %{name} |||| تحديث %{smart_count} من %{name} |||| تحديث %{smart_count} من %{name}',
       clear_array_input: 'هل أنت متأكد أنك تريد مسح القائمة بأكملها؟',
       delete_content: 'هل أنت متأكد أنك تريد حذف %{name}؟',
       delete_title: 'حذف %{name} %{recordRepresentation}',
@@ -370,9 +373,11 @@ const arabicMessages: TranslationMessages = {
       logout: 'تسجيل الخروج',
     },
     notification: {
-      updated: 'تم تحديث العنصر |||| تم تحديث %{smart_count} عناصر',
+      updated:
+        'لم يُحدَّث أي عنصر |||| تم تحديث العنصر |||| تم تحديث عنصرين |||| تم تحديث %{smart_count} عناصر |||| تم تحديث %{smart_count} عنصرًا |||| تم تحديث %{smart_count} عنصر',
       created: 'تم إنشاء العنصر',
-      deleted: 'تم حذف العنصر |||| تم حذف %{smart_count} عناصر',
+      deleted:
+        'لم يُحذف أي عنصر |||| تم حذف العنصر |||| تم حذف عنصرين |||| تم حذف %{smart_count} عناصر |||| تم حذف %{smart_count} عنصرًا |||| تم حذف %{smart_count} عنصر',
       bad_item: 'عنصر غير صحيح',
       item_doesnt_exist: 'العنصر غير موجود',
       http_error: 'خطأ في الاتصال بالخادم',

@@ -44,9 +44,8 @@ export async function resumeSession(): Promise<SessionUser | null> {
     return null;
   }
   try {
-    const user = begin(await callApi<SessionAnswer>('/auth/access-token', { token }));
-    notice(sessionMessages.loggedIn, 'success');
-    return user;
+    // Quietly: a page load is not a sign-in, and a toast on every one covered the toolbar.
+    return begin(await callApi<SessionAnswer>('/auth/access-token', { token }));
   } catch (error) {
     endSession();
     const unauthorized = error instanceof HttpError && error.status === 401;
@@ -68,6 +67,7 @@ const guest = { redirectTo: '/login', message: false } as const;
 export const authProvider: AuthProvider = {
   async login({ email, password }: Credentials) {
     begin(await callApi<SessionAnswer>('/auth', { method: 'POST', body: { email, password } }));
+    notice(sessionMessages.loggedIn, 'success');
   },
   logout: signOut,
   async checkAuth() {
