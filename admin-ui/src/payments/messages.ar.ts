@@ -82,6 +82,8 @@ export const paymentsArabic: PaymentsMessages = {
     history: 'عمليات الاسترداد',
     none: 'لا توجد عمليات استرداد',
     failed: 'فاشل',
+    pending: 'معلّق',
+    pending_help: 'لم يؤكده معالج البطاقات بعد؛ يُعاد سؤاله حتى يؤكده',
     failed_because: 'رفض معالج البطاقات الاسترداد: %{reason}',
   },
   refund_failure: {

@@ -77,6 +77,8 @@ export const paymentsEnglish = {
     history: 'Refunds',
     none: 'No refunds',
     failed: 'Failed',
+    pending: 'Pending',
+    pending_help: 'The card processor has not confirmed it yet; it is asked again until it does',
     failed_because: 'The card processor refused it: %{reason}',
   },
   refund_failure: {

@@ -83,6 +83,8 @@ export const paymentsTurkish: PaymentsMessages = {
     history: 'İadeler',
     none: 'İade yok',
     failed: 'Başarısız',
+    pending: 'Beklemede',
+    pending_help: 'Kart işlemcisi henüz onaylamadı; onaylayana kadar yeniden sorulur',
     failed_because: 'Kart işlemcisi iadeyi reddetti: %{reason}',
   },
   refund_failure: {

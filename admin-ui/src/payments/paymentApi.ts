@@ -28,8 +28,11 @@ export interface Refund {
   reason: string;
   refundedBy: string;
   refundedAt: string;
-  /** `failed`: the card processor refused it; it no longer counts as refunded. */
-  status: 'succeeded' | 'failed';
+  /**
+   * `pending` until the card processor confirms it; `failed`: the processor refused it, so it no
+   * longer counts as refunded.
+   */
+  status: 'pending' | 'succeeded' | 'failed';
   failureReason: string | null;
 }
 
@@ -57,7 +60,7 @@ export interface Payment extends RaRecord {
 }
 
 export const transactionKinds = ['payment', 'refund'] as const;
-export const transactionStatuses = ['succeeded', 'failed'] as const;
+export const transactionStatuses = ['succeeded', 'pending', 'failed'] as const;
 
 /** One money movement (`GET /api/transactions`). */
 export interface Transaction extends RaRecord {

@@ -105,6 +105,14 @@ export function TransactionDrawer({
         {transaction.status === 'failed' && (
           <Chip size="small" color="error" label={translate('app.transactions.status.failed')} />
         )}
+        {transaction.status === 'pending' && (
+          <Chip
+            size="small"
+            color="info"
+            variant="outlined"
+            label={translate('app.transactions.status.pending')}
+          />
+        )}
         <Detail label="app.transactions.fields.created_at">
           <DateTime iso={transaction.createdAt} />
         </Detail>
@@ -160,6 +168,21 @@ function failureText(translate: Translate, reason: string | null): string {
 /** A failed refund: its amount struck through (no money moved) and a "Failed" chip. */
 function RefundAmount({ refund }: { refund: Refund }) {
   const translate = useTranslate();
+  if (refund.status === 'pending') {
+    return (
+      <Box component="span" sx={{ display: 'inline-flex', alignItems: 'center', gap: 1 }}>
+        <Money cents={-refund.amountCents} />
+        <Chip
+          size="small"
+          color="info"
+          variant="outlined"
+          label={translate('app.payments.refund.pending')}
+          title={translate('app.payments.refund.pending_help')}
+          data-testid="refund-pending"
+        />
+      </Box>
+    );
+  }
   if (refund.status !== 'failed') return <Money cents={-refund.amountCents} />;
   return (
     <Box component="span" sx={{ display: 'inline-flex', alignItems: 'center', gap: 1 }}>

@@ -140,6 +140,14 @@ const failRefund = (refundId = 'rf-1') =>
     data: { refundId, reason: 'expired_or_canceled_card', now: later },
   }) as const;
 
+const confirmRefund = (refundId = 'rf-1') =>
+  ({ type: 'ConfirmRefund', data: { refundId, now: later } }) as const;
+
+const refundConfirmed = (refundId: string): PaymentEvent => ({
+  type: 'PaymentRefundConfirmed',
+  data: { ...ids, refundId, confirmedAt: later.toISOString() },
+});
+
 const capturedHistory = [requested, sent, authorized(), captured()];
 
 describe('RequestPayment', () => {
@@ -416,6 +424,43 @@ describe('RefundPayment', () => {
   });
 });
 
+describe('ConfirmRefund', () => {
+  it('records the processor’s confirmation of a pending refund', () => {
+    given([...capturedHistory, refunded('rf-1', 1000)])
+      .when(confirmRefund('rf-1'))
+      .then([refundConfirmed('rf-1')]);
+  });
+
+  it('changes nothing for a refund already confirmed or refused', () => {
+    given([...capturedHistory, refunded('rf-1', 1000), refundConfirmed('rf-1')])
+      .when(confirmRefund('rf-1'))
+      .then([]);
+    given([...capturedHistory, refunded('rf-1', 1000), refundFailed('rf-1', 1000)])
+      .when(confirmRefund('rf-1'))
+      .then([]);
+  });
+
+  it("is 'not found' for a refund never recorded", () => {
+    given([...capturedHistory, refunded('rf-1', 1000)])
+      .when(confirmRefund('rf-9'))
+      .thenThrows({ status: 404 });
+  });
+
+  it('shows the refund pending until confirmed, counted as refunded either way', () => {
+    const pending = [...capturedHistory, refunded('rf-1', 1000)];
+    const statusOf = (history: PaymentEvent[]) =>
+      history.reduce(paymentDecider.evolve, paymentDecider.initialState());
+    expect(statusOf(pending)).toMatchObject({
+      refundedCents: 1000,
+      refunds: [{ id: 'rf-1', status: 'pending' }],
+    });
+    expect(statusOf([...pending, refundConfirmed('rf-1')])).toMatchObject({
+      refundedCents: 1000,
+      refunds: [{ id: 'rf-1', status: 'succeeded' }],
+    });
+  });
+});
+
 describe('FailRefund', () => {
   it('records the refusal of a recorded refund, with its amount', () => {
     given([...capturedHistory, refunded('rf-1', 1000), refunded('rf-2', 500)])
@@ -469,7 +514,7 @@ describe('evolvePayment', () => {
           status: 'failed',
           failureReason: 'expired_or_canceled_card',
         },
-        { id: 'rf-2', amountCents: 500, status: 'succeeded', failureReason: null },
+        { id: 'rf-2', amountCents: 500, status: 'pending', failureReason: null },
       ],
     });
   });

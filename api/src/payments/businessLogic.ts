@@ -58,6 +58,9 @@ export type RefundPayment = {
   };
 };
 
+/** The processor confirmed a recorded refund. */
+export type ConfirmRefund = { type: 'ConfirmRefund'; data: { refundId: string; now: Date } };
+
 /** The processor refused a recorded refund for good. */
 export type FailRefund = {
   type: 'FailRefund';
@@ -65,6 +68,7 @@ export type FailRefund = {
 };
 
 export type PaymentCommand =
+  | ConfirmRefund
   | FailRefund
   | RequestPayment
   | MarkSentToTerminal
@@ -90,6 +94,8 @@ export function decidePayment(command: PaymentCommand, state: Payment): PaymentE
       return expire(command, state);
     case 'RefundPayment':
       return refund(command, ownPayment(state, command.data.companyId));
+    case 'ConfirmRefund':
+      return confirmRefund(command, state);
     case 'FailRefund':
       return failRefund(command, state);
     default: {
@@ -273,6 +279,19 @@ function refund({ data }: RefundPayment, state: PaymentDetails): PaymentEvent[] 
         refundedBy: data.actorId,
         refundedAt: data.now.toISOString(),
       },
+    },
+  ];
+}
+
+/** Only a pending refund, once: a refund already confirmed or refused stays as it is. */
+function confirmRefund({ data }: ConfirmRefund, state: PaymentDetails): PaymentEvent[] {
+  const refunded = state.refunds.find((existing) => existing.id === data.refundId);
+  if (!refunded) throw notFound('Refund');
+  if (refunded.status !== 'pending') return [];
+  return [
+    {
+      type: 'PaymentRefundConfirmed',
+      data: { ...ids(state), refundId: refunded.id, confirmedAt: data.now.toISOString() },
     },
   ];
 }

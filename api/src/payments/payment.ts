@@ -15,8 +15,11 @@ export type PaymentStatus =
   | 'cancelled'
   | 'expired';
 
-/** `failed` once the processor refused it for good: it no longer counts as refunded. */
-export type RefundStatus = 'succeeded' | 'failed';
+/**
+ * `pending` from when it is recorded until the processor confirms it (`succeeded`) or refuses it
+ * for good (`failed`: it no longer counts as refunded). A pending refund already counts.
+ */
+export type RefundStatus = 'pending' | 'succeeded' | 'failed';
 
 export interface PaymentRefund {
   id: string;
@@ -119,12 +122,21 @@ export function evolvePayment(state: Payment, event: PaymentEvent): Payment {
             reason,
             refundedBy,
             refundedAt,
-            status: 'succeeded',
+            status: 'pending',
             failureReason: null,
           },
         ],
       };
     }
+    case 'PaymentRefundConfirmed':
+      return {
+        ...state,
+        refunds: state.refunds.map((refund) =>
+          refund.id === event.data.refundId && refund.status === 'pending'
+            ? { ...refund, status: 'succeeded' as const }
+            : refund,
+        ),
+      };
     case 'PaymentRefundFailed': {
       const { refundId, amountCents, reason } = event.data;
       return {

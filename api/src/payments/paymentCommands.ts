@@ -246,17 +246,16 @@ export interface RefundPaymentInput extends CommandOrigin {
 
 /**
  * Records the refund (never above what remains, even against concurrent refunds: the append
- * expects the revision the decision was made on), then returns the money through the gateway.
- * A repeat of the same refund id records nothing and asks the gateway again (idempotent there).
- * A refusal for good records the refund as failed (the balance gets the money back) and answers
- * 409; a transient failure answers 503 and leaves the refund to a retry with the same key.
+ * expects the revision the decision was made on), then settles it with the processor.
+ * A repeat of the same refund id records nothing and settles it if it is still pending.
  */
 export async function refundPayment(
   deps: PaymentDeps,
   input: RefundPaymentInput,
 ): Promise<PaymentOutcome> {
   await ownPayment(deps, input.companyId, input.paymentId);
-  const outcome = await runOnPayment(
+  const origin = { ...input, userId: input.actorId };
+  const recorded = await runOnPayment(
     deps,
     input.paymentId,
     {
@@ -270,33 +269,55 @@ export async function refundPayment(
         now: deps.clock(),
       },
     },
-    { ...input, userId: input.actorId },
+    origin,
   );
-  const { state } = outcome;
-  const refund = isPayment(state)
-    ? state.refunds.find((existing) => existing.id === input.refundId)
-    : undefined;
-  if (!refund || !isPayment(state)) return outcome;
+  const settled = await settleRefund(deps, input.paymentId, input.refundId, origin);
+  return settled.position === undefined ? { ...settled, position: recorded.position } : settled;
+}
+
+/**
+ * Returns a recorded refund's money through the gateway (idempotent by the refund id) and records
+ * the answer: confirmed, or refused for good (the balance gets the money back; 409). A transient
+ * failure answers 503 and leaves the refund pending: a retry with the same Idempotency-Key, or the
+ * payment scheduler, asks again. Used by the refund route and the scheduler.
+ */
+export async function settleRefund(
+  deps: PaymentDeps,
+  paymentId: string,
+  refundId: string,
+  origin: CommandOrigin,
+): Promise<PaymentOutcome> {
+  const { state } = await foldStream(deps.store, paymentStream(paymentId), paymentDecider);
+  const refund = isPayment(state) ? state.refunds.find((each) => each.id === refundId) : undefined;
+  if (!refund || !isPayment(state)) return { state, events: [], position: undefined };
   if (refund.status === 'failed') throw refundRefused(refund.failureReason ?? 'unknown');
+  if (refund.status === 'succeeded') return { state, events: [], position: undefined };
   try {
     await deps.paymentGateway.refundPayment({
-      paymentId: input.paymentId,
-      refundId: refund.id,
+      paymentId,
+      refundId,
       amountCents: refund.amountCents,
       currency: state.currency,
     });
   } catch (error) {
     const refusal =
-      error instanceof RefundRefused ? await recordedRefusal(deps, input, error.reason) : undefined;
+      error instanceof RefundRefused
+        ? await recordedRefusal(deps, paymentId, refundId, error.reason, origin)
+        : undefined;
     if (refusal && error instanceof RefundRefused) throw refundRefused(error.reason, refusal);
-    deps.logger.error({ err: error, paymentId: input.paymentId }, 'gateway refund failed');
+    deps.logger.error({ err: error, paymentId }, 'gateway refund failed');
     throw new DomainError(
       503,
       'gateway_unavailable',
-      'The refund is recorded but the card processor did not confirm it; retry with the same Idempotency-Key',
+      'The refund is recorded but the card processor did not confirm it yet; it is retried in the background, or retry with the same Idempotency-Key',
     );
   }
-  return outcome;
+  return runOnPayment(
+    deps,
+    paymentId,
+    { type: 'ConfirmRefund', data: { refundId, now: deps.clock() } },
+    origin,
+  );
 }
 
 /** The 409 of a refused refund; `position`: where its failure was appended, for read-your-writes. */
@@ -318,21 +339,20 @@ const refundRefused = (reason: string, recorded?: { position: bigint | undefined
  */
 async function recordedRefusal(
   deps: PaymentDeps,
-  input: RefundPaymentInput,
+  paymentId: string,
+  refundId: string,
   reason: string,
+  origin: CommandOrigin,
 ): Promise<PaymentOutcome | undefined> {
   try {
     return await runOnPayment(
       deps,
-      input.paymentId,
-      { type: 'FailRefund', data: { refundId: input.refundId, reason, now: deps.clock() } },
-      { ...input, userId: input.actorId },
+      paymentId,
+      { type: 'FailRefund', data: { refundId, reason, now: deps.clock() } },
+      origin,
     );
   } catch (error) {
-    deps.logger.error(
-      { err: error, paymentId: input.paymentId },
-      'recording a refused refund failed',
-    );
+    deps.logger.error({ err: error, paymentId }, 'recording a refused refund failed');
     return undefined;
   }
 }

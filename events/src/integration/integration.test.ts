@@ -245,6 +245,10 @@ const samples: { [Type in InternalEventType]: Sample<Type> } = {
       refundedAt: at,
     },
   },
+  PaymentRefundConfirmed: {
+    streamId: paymentStream,
+    data: { ...paymentIds, refundId: 'rf-1', confirmedAt: at },
+  },
   PaymentRefundFailed: {
     streamId: paymentStream,
     data: {

@@ -240,6 +240,11 @@ export const publicPayloads = {
     refundedBy: z.string(),
     refundedAt: isoTime,
   }),
+  PaymentRefundConfirmed: z.strictObject({
+    ...paymentIds,
+    refundId: z.string(),
+    confirmedAt: isoTime,
+  }),
   PaymentRefundFailed: z.strictObject({
     ...paymentIds,
     refundId: z.string(),
@@ -449,6 +454,9 @@ export const integrationMappings = {
       'refundedBy',
       'refundedAt',
     ]),
+  ),
+  PaymentRefundConfirmed: published(p.PaymentRefundConfirmed, (d) =>
+    pick(d, ['paymentId', 'companyId', 'refundId', 'confirmedAt']),
   ),
   PaymentRefundFailed: published(p.PaymentRefundFailed, (d) =>
     pick(d, [

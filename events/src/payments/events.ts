@@ -82,6 +82,16 @@ export const paymentRefundedData = z.object({
 });
 
 /**
+ * The processor confirmed a recorded refund: the money is on its way back to the card. Until
+ * then the refund is pending (the scheduler keeps asking the processor, idempotent by refundId).
+ */
+export const paymentRefundConfirmedData = z.object({
+  ...ids,
+  refundId: z.string(),
+  confirmedAt: z.string(),
+});
+
+/**
  * The processor refused a recorded refund for good (a transient failure is retried instead): the
  * money never went back to the card, so the refund counts no more and the balance gets it back.
  * `reason` is the processor's, e.g. Stripe's `expired_or_canceled_card`.
@@ -108,6 +118,10 @@ export type PaymentDeclined = Event<'PaymentDeclined', typeof paymentDeclinedDat
 export type PaymentCancelled = Event<'PaymentCancelled', typeof paymentCancelledData>;
 export type PaymentExpired = Event<'PaymentExpired', typeof paymentExpiredData>;
 export type PaymentRefunded = Event<'PaymentRefunded', typeof paymentRefundedData>;
+export type PaymentRefundConfirmed = Event<
+  'PaymentRefundConfirmed',
+  typeof paymentRefundConfirmedData
+>;
 export type PaymentRefundFailed = Event<'PaymentRefundFailed', typeof paymentRefundFailedData>;
 
 export type PaymentEvent =
@@ -119,6 +133,7 @@ export type PaymentEvent =
   | PaymentCancelled
   | PaymentExpired
   | PaymentRefunded
+  | PaymentRefundConfirmed
   | PaymentRefundFailed;
 
 export const paymentEventSchemas = {
@@ -130,6 +145,7 @@ export const paymentEventSchemas = {
   PaymentCancelled: paymentCancelledData,
   PaymentExpired: paymentExpiredData,
   PaymentRefunded: paymentRefundedData,
+  PaymentRefundConfirmed: paymentRefundConfirmedData,
   PaymentRefundFailed: paymentRefundFailedData,
 } as const satisfies Record<PaymentEvent['type'], z.ZodType>;
 

@@ -1,4 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { RefundRefused } from '../gateway';
 import { loadPayment } from '../paymentCommands';
 import {
   type SimulatorHarness,
@@ -111,5 +112,76 @@ describe('the resumer', () => {
       { gateway_payment_id: gatewayPaymentId, status: 'waiting' },
     ]);
     expect((await loadPayment(h.deps, payment.id)).state).toMatchObject({ gatewayPaymentId });
+  });
+});
+
+describe('the refund settler', () => {
+  async function capturedPayment(amountCents: number) {
+    company = await h.companyWithTerminal();
+    const payment = await pay(amountCents);
+    expect((await presentCard()).status).toBe(202);
+    await h.deliver();
+    return payment;
+  }
+  const refund = (paymentId: string, amountCents: number) =>
+    h.call('POST', `/api/payments/${paymentId}/refunds`, {
+      token: company.token,
+      body: { amountCents, reason: 'Damaged' },
+    });
+  async function simulatorRefunds(paymentId: string) {
+    const { rows } = await h.pool.query<{ refund_id: string }>(
+      'SELECT refund_id FROM terminal_simulator_refunds WHERE payment_id = $1',
+      [paymentId],
+    );
+    return rows.map((row) => row.refund_id);
+  }
+
+  it('given the processor unreachable at refund time (no Idempotency-Key), then the refund stays pending and the scheduler settles it once', async () => {
+    const payment = await capturedPayment(3000);
+    h.failNextRefunds(1);
+    const failed = await refund(payment.id, 1200);
+    expect(failed.status).toBe(503);
+    await waitForReadModels();
+    const pending = await h.payment(company.token, payment.id);
+    expect(pending).toMatchObject({ refundedCents: 1200, refunds: [{ status: 'pending' }] });
+    const refundId = pending.refunds[0]?.id;
+    expect(await simulatorRefunds(payment.id)).toEqual([]);
+
+    expect((await h.scheduler.runOnce()).refunds).toEqual([]); // the request may still be settling it
+    h.advanceClock(5_000);
+    expect((await h.scheduler.runOnce()).refunds).toEqual([refundId]);
+    expect(await simulatorRefunds(payment.id)).toEqual([refundId]);
+    await waitForReadModels();
+    expect(await h.payment(company.token, payment.id)).toMatchObject({
+      refundedCents: 1200,
+      refunds: [{ id: refundId, status: 'succeeded' }],
+    });
+    expect((await h.scheduler.runOnce()).refunds).toEqual([]);
+  });
+
+  it('given the processor refuses the pending refund for good, then the scheduler records it failed and the balance gets it back', async () => {
+    const payment = await capturedPayment(3100);
+    h.failNextRefunds(1);
+    expect((await refund(payment.id, 3100)).status).toBe(503);
+    await waitForReadModels();
+    const refused = h.deps.paymentGateway;
+    h.deps.paymentGateway = {
+      ...refused,
+      async refundPayment() {
+        throw new RefundRefused('expired_or_canceled_card');
+      },
+    };
+    try {
+      h.advanceClock(5_000);
+      expect((await h.scheduler.runOnce()).refunds).toHaveLength(1);
+    } finally {
+      h.deps.paymentGateway = refused;
+    }
+    await waitForReadModels();
+    expect(await h.payment(company.token, payment.id)).toMatchObject({
+      status: 'captured',
+      refundedCents: 0,
+      refunds: [{ status: 'failed', failureReason: 'expired_or_canceled_card' }],
+    });
   });
 });

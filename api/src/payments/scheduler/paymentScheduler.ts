@@ -1,6 +1,11 @@
 import type { Pool } from 'pg';
 import type { PaymentDeps } from '../paymentCommands';
-import { expirePayment, sendPaymentToTerminal } from '../paymentCommands';
+import {
+  expirePayment,
+  RefundRefusedError,
+  sendPaymentToTerminal,
+  settleRefund,
+} from '../paymentCommands';
 
 export interface PaymentSchedulerOptions {
   /** How often it looks. Default 2 s. */
@@ -14,8 +19,11 @@ export interface PaymentSchedulerOptions {
 }
 
 export interface PaymentScheduler {
-  /** One pass: resume unsent payments, expire the overdue. Resolves with what it did. */
-  runOnce(): Promise<{ resumed: string[]; expired: string[] }>;
+  /**
+   * One pass: resume unsent payments, expire the overdue, settle refunds the processor has not
+   * confirmed. Resolves with what it did (payment ids; refund ids for `refunds`).
+   */
+  runOnce(): Promise<{ resumed: string[]; expired: string[]; refunds: string[] }>;
   /** A pass now, then one every `intervalMs`. */
   start(): void;
   /** Waits for a pass in progress; no pass starts after this. */
@@ -26,7 +34,9 @@ export interface PaymentScheduler {
  * The payments' timers, on start and every few seconds (from the `payment_timers` read model):
  * - a payment requested but never sent (its process died between the two) is sent now; the
  *   gateway is idempotent by the payment id, so this can never charge twice;
- * - a payment still waiting at its expiry time expires (the decider checks the time again).
+ * - a payment still waiting at its expiry time expires (the decider checks the time again);
+ * - a refund whose gateway call failed (the processor was unreachable) is sent again until the
+ *   processor confirms or refuses it; the gateway is idempotent by the refund id.
  * Each command is safe to repeat and guarded by the stream's revision, so two API processes
  * running this at once do no harm.
  */
@@ -59,21 +69,32 @@ export function createPaymentScheduler(
       (paymentId) => expirePayment(deps, paymentId),
       'expiring a payment failed',
     );
-    return { resumed, expired };
+    const refunds = await each(
+      await unsettledRefunds(deps.pool, new Date(now.getTime() - resumeAfterMs), batchSize),
+      ({ paymentId, refundId }) =>
+        settleRefund(deps, paymentId, refundId, {}).catch((error: unknown) => {
+          // Refused for good: recorded as failed, so settled all the same.
+          if (error instanceof RefundRefusedError) return { events: [error] };
+          throw error;
+        }),
+      'settling a refund with the card processor failed',
+    );
+    return { resumed, expired, refunds };
   }
 
-  async function each(
-    paymentIds: string[],
-    command: (paymentId: string) => Promise<{ events: readonly unknown[] }>,
+  async function each<Job extends string | { refundId: string }>(
+    jobs: Job[],
+    command: (job: Job) => Promise<{ events: readonly unknown[] }>,
     failure: string,
   ): Promise<string[]> {
     const done: string[] = [];
-    for (const paymentId of paymentIds) {
+    for (const job of jobs) {
       if (stopped) break;
+      const id = typeof job === 'string' ? job : job.refundId;
       try {
-        if ((await command(paymentId)).events.length > 0) done.push(paymentId);
+        if ((await command(job)).events.length > 0) done.push(id);
       } catch (error) {
-        deps.logger.warn({ err: error, paymentId }, failure);
+        deps.logger.warn({ err: error, id }, failure);
       }
     }
     return done;
@@ -123,4 +144,18 @@ async function overdue(pool: Pool, now: Date, limit: number): Promise<string[]> 
     [now, limit],
   );
   return rows.map((row) => row.payment_id);
+}
+
+async function unsettledRefunds(
+  pool: Pool,
+  refundedBefore: Date,
+  limit: number,
+): Promise<{ paymentId: string; refundId: string }[]> {
+  const { rows } = await pool.query<{ paymentId: string; refundId: string }>(
+    `SELECT payment_id AS "paymentId", refund_id AS "refundId" FROM refund_timers
+      WHERE NOT done AND refunded_at <= $1
+      ORDER BY refunded_at LIMIT $2`,
+    [refundedBefore, limit],
+  );
+  return rows;
 }

@@ -21,6 +21,14 @@ CREATE INDEX IF NOT EXISTS payment_timers_unsent_idx
   ON payment_timers (requested_at) WHERE NOT sent AND NOT done;
 CREATE INDEX IF NOT EXISTS payment_timers_expiry_idx
   ON payment_timers (expires_at) WHERE NOT done;
+CREATE TABLE IF NOT EXISTS refund_timers (
+  refund_id text PRIMARY KEY,
+  payment_id text NOT NULL,
+  refunded_at timestamptz NOT NULL,
+  done boolean NOT NULL DEFAULT false
+);
+CREATE INDEX IF NOT EXISTS refund_timers_pending_idx
+  ON refund_timers (refunded_at) WHERE NOT done;
 `;
 
 interface TimerRow {
@@ -41,14 +49,27 @@ const ending = new Set<PaymentEvent['type']>([
   'PaymentExpired',
 ]);
 
+/** Events that settle a refund: the processor confirmed or refused it. */
+const refundSettled = new Set<PaymentEvent['type']>([
+  'PaymentRefundConfirmed',
+  'PaymentRefundFailed',
+]);
+
 export const paymentTimersProjection: Projection = {
   name: 'paymentTimers',
-  handles: ['PaymentRequested', 'PaymentSentToTerminal', ...ending],
-  tables: ['payment_timers'],
+  handles: [
+    'PaymentRequested',
+    'PaymentSentToTerminal',
+    ...ending,
+    'PaymentRefunded',
+    ...refundSettled,
+  ],
+  tables: ['payment_timers', 'refund_timers'],
   async migrate(client) {
     await client.query(migration);
   },
   async apply(events, client) {
+    await trackRefunds(events, client);
     const rows = await loadRows(client, events);
     const changed = new Map<string, TimerRow>();
     for (const recorded of events) {
@@ -89,6 +110,35 @@ function evolve(
   if (event.type === 'PaymentSentToTerminal') return { ...row, sent: true, position: at };
   if (ending.has(event.type)) return { ...row, done: true, position: at };
   return undefined;
+}
+
+/**
+ * Refunds the processor has not settled yet, for the scheduler to ask again. A settled refund's
+ * row stays (done), so a replay of its PaymentRefunded cannot bring it back.
+ */
+async function trackRefunds(events: readonly RecordedEvent[], client: PoolClient): Promise<void> {
+  const recorded = new Map<string, { paymentId: string; refundedAt: string; done: boolean }>();
+  for (const stored of events) {
+    const event = asPaymentEvent(stored);
+    if (event?.type === 'PaymentRefunded') {
+      const { refundId, paymentId, refundedAt } = event.data;
+      if (!recorded.has(refundId)) recorded.set(refundId, { paymentId, refundedAt, done: false });
+    } else if (event && refundSettled.has(event.type)) {
+      const { refundId, paymentId } = event.data as { refundId: string; paymentId: string };
+      const known = recorded.get(refundId);
+      recorded.set(refundId, { paymentId, refundedAt: known?.refundedAt ?? '', done: true });
+    }
+  }
+  if (recorded.size === 0) return;
+  const rows = [...recorded].map(([refundId, row]) => ({ refundId, ...row }));
+  await client.query(
+    `INSERT INTO refund_timers AS t (refund_id, payment_id, refunded_at, done)
+     SELECT "refundId", "paymentId", COALESCE(NULLIF("refundedAt", '')::timestamptz, now()), done
+       FROM jsonb_to_recordset($1::jsonb)
+            AS r("refundId" text, "paymentId" text, "refundedAt" text, done boolean)
+     ON CONFLICT (refund_id) DO UPDATE SET done = t.done OR EXCLUDED.done`,
+    [JSON.stringify(rows)],
+  );
 }
 
 async function loadRows(

@@ -12,7 +12,8 @@ export interface PaymentPlan {
   /** Default: captured. */
   outcome?: 'captured' | 'declined' | 'cancelled' | 'pending';
   capturedAt?: string;
-  refunds?: { amountCents: number; reason?: string; refundedAt?: string }[];
+  /** Confirmed by the processor unless `pending`. */
+  refunds?: { amountCents: number; reason?: string; refundedAt?: string; pending?: boolean }[];
 }
 
 export interface PaidPayment {
@@ -102,6 +103,12 @@ export async function appendPayment(
         refundedAt: refund.refundedAt ?? at,
       },
     });
+    if (!refund.pending) {
+      events.push({
+        type: 'PaymentRefundConfirmed',
+        data: { ...ids, refundId, confirmedAt: refund.refundedAt ?? at },
+      });
+    }
   }
   const { position } = await h.store.appendToStream(
     streamName(streamCategories.payment, paymentId),

@@ -139,6 +139,20 @@ describe('a payment through its life', () => {
     await expectConsistent('co-a', 0n);
   });
 
+  it('given a refund, then pending until the processor confirms it, then succeeded; the net moves once', async () => {
+    expect(await getTransaction(db.pool, 'co-a', 'ref-1')).toMatchObject({ status: 'pending' });
+    await given([p.refundConfirmed('ref-1'), p.refundConfirmed('ref-1')]);
+    expect(await getTransaction(db.pool, 'co-a', 'ref-1')).toMatchObject({
+      status: 'succeeded',
+      netCents: -1500,
+    });
+    expect((await getPayment(db.pool, 'co-a', 'pay-1'))?.refunds[0]).toMatchObject({
+      id: 'ref-1',
+      status: 'succeeded',
+    });
+    await expectConsistent('co-a', 0n);
+  });
+
   it('answers the balance as of any time from the running balance', async () => {
     const asOf = (iso: string) => getAvailableBalanceAsOf(db.pool, 'co-a', new Date(iso));
     expect(await asOf('2026-01-10T10:00:30.999Z')).toBe(0n);
@@ -158,6 +172,7 @@ describe('a refund the processor refused', () => {
       p.requested({ amountCents: 5000 }),
       p.captured(5000),
       p.refunded('ref-f1', 1000, '2026-01-11T09:00:00.000Z'),
+      p.refundConfirmed('ref-f1'),
     ]);
     await given([
       p.refunded('ref-f2', 2000, '2026-01-11T09:00:01.000Z'),
@@ -395,7 +410,10 @@ describe('the transactions list', () => {
     const byTerminal = await transactions(company, { filter: { terminalId: 'term-odd' } });
     expect(byTerminal.total).toBe(15);
     const succeeded = await transactions(company, { filter: { status: ['succeeded'] } });
-    expect(succeeded.total).toBe(33);
+    expect(succeeded.total).toBe(30);
+    // The processor never confirmed these refunds: still pending, already counted in the net.
+    const pending = await transactions(company, { filter: { status: ['pending'] } });
+    expect([pending.total, pending.netCents]).toEqual([3, -150n]);
     expect((await transactions(company, { filter: { status: ['failed'] } })).total).toBe(0);
   });
 

@@ -107,7 +107,12 @@ export const moneyProjection: Projection = {
       after.set(id, next);
       changed.add(id);
       moneyMoved(event, next, recorded.position, transactions, lines);
-      if (event.type === 'PaymentRefundFailed') failedRefunds.push(event.data.refundId);
+      if (event.type === 'PaymentRefundConfirmed')
+        statusChanges.set(event.data.refundId, 'succeeded');
+      if (event.type === 'PaymentRefundFailed') {
+        failedRefunds.push(event.data.refundId);
+        statusChanges.delete(event.data.refundId);
+      }
     }
     const rows = [...changed].flatMap((id) => after.get(id) ?? []);
     await upsertPayments(client, rows);

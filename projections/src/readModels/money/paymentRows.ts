@@ -17,8 +17,11 @@ export interface RefundRow {
   reason: string;
   refundedBy: string;
   refundedAt: string;
-  /** `failed` once the processor refused it: it no longer counts in refundedCents. */
-  status: 'succeeded' | 'failed';
+  /**
+   * `pending` until the processor confirms it (`succeeded`); `failed` once it refused it: it no
+   * longer counts in refundedCents.
+   */
+  status: 'pending' | 'succeeded' | 'failed';
   failureReason: string | null;
 }
 
@@ -121,7 +124,7 @@ export function evolvePaymentRow(
         reason,
         refundedBy,
         refundedAt,
-        status: 'succeeded',
+        status: 'pending',
         failureReason: null,
       };
       return {
@@ -132,6 +135,16 @@ export function evolvePaymentRow(
         position,
       };
     }
+    case 'PaymentRefundConfirmed':
+      return {
+        ...row,
+        refunds: row.refunds.map((refund) =>
+          refund.id === event.data.refundId && refund.status === 'pending'
+            ? { ...refund, status: 'succeeded' as const }
+            : refund,
+        ),
+        position,
+      };
     case 'PaymentRefundFailed': {
       const { refundId, amountCents, reason } = event.data;
       const refundedCents = row.refundedCents - amountCents;

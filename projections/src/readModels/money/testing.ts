@@ -91,6 +91,13 @@ export const paymentEvents = (companyId: string, paymentId: string) => {
         refundedAt,
       },
     }),
+    refundConfirmed: (
+      refundId: string,
+      confirmedAt = '2026-01-11T09:00:02.000Z',
+    ): PaymentEvent => ({
+      type: 'PaymentRefundConfirmed',
+      data: { ...ids, refundId, confirmedAt },
+    }),
     refundFailed: (
       refundId: string,
       amountCents: number,

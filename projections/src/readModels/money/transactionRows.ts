@@ -6,7 +6,10 @@ export type TransactionKind = (typeof transactionKinds)[number];
 export const transactionStatuses = ['succeeded', 'pending', 'failed'] as const;
 export type TransactionStatus = (typeof transactionStatuses)[number];
 
-/** One money movement: a captured payment or a refund (`failed` when the processor refused it). */
+/**
+ * One money movement: a captured payment or a refund (`pending` until the processor confirms it,
+ * `failed` when it refused it).
+ */
 export interface TransactionRow {
   id: string;
   companyId: string;
@@ -56,6 +59,7 @@ export function captureTransaction(payment: PaymentRow, position: bigint): Trans
   };
 }
 
+/** A refund is `pending` until the processor confirms it. */
 export function refundTransaction(
   payment: PaymentRow,
   refund: { id: string; amountCents: number; reason: string; refundedAt: string },
@@ -65,6 +69,7 @@ export function refundTransaction(
     ...fromPayment(payment),
     id: refund.id,
     kind: 'refund',
+    status: 'pending',
     amountCents: refund.amountCents,
     netCents: -refund.amountCents,
     refundReason: refund.reason,

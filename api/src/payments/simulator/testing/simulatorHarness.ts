@@ -35,6 +35,8 @@ export interface SimulatorHarness extends CustomersHarness {
   failNextDeliveries(n: number, status?: number): void;
   /** Make the next `n` sendPayment calls fail, as an unreachable processor would. */
   failNextSends(n: number): void;
+  /** Make the next `n` refundPayment calls fail, as an unreachable processor would. */
+  failNextRefunds(n: number): void;
   /**
    * The company's ledger once the read models have everything written so far; fails the test
    * unless it balances and its available balance equals captured − refunded.
@@ -127,6 +129,7 @@ export async function startSimulatorHarness(
       failing = { count, status };
     },
     failNextSends: (count) => gateway.failNextSends(count),
+    failNextRefunds: (count) => gateway.failNextRefunds(count),
     async balancedLedger(companyId) {
       // The last event committed so far (the store's head can lag a commit for a moment).
       const { rows } = await h.pool.query<{ head: string | null }>(
@@ -145,9 +148,12 @@ export async function startSimulatorHarness(
 function lateBound(): TerminalSimulatorGateway & {
   bind(target: TerminalSimulatorGateway): void;
   failNextSends(count: number): void;
+  failNextRefunds(count: number): void;
 } {
   let target: TerminalSimulatorGateway | undefined;
   let failSends = 0;
+  let failRefunds = 0;
+  const unreachable = () => new Error('connect ECONNREFUSED (the processor is unreachable)');
   const bound = () => {
     if (!target) throw new Error('the simulator is not bound yet');
     return target;
@@ -160,15 +166,24 @@ function lateBound(): TerminalSimulatorGateway & {
     failNextSends: (count) => {
       failSends = count;
     },
+    failNextRefunds: (count) => {
+      failRefunds = count;
+    },
     async sendPayment(request) {
       if (failSends > 0) {
         failSends -= 1;
-        throw new Error('connect ECONNREFUSED (the processor is unreachable)');
+        throw unreachable();
       }
       return bound().sendPayment(request);
     },
     cancelPayment: (request) => bound().cancelPayment(request),
-    refundPayment: (request) => bound().refundPayment(request),
+    async refundPayment(request) {
+      if (failRefunds > 0) {
+        failRefunds -= 1;
+        throw unreachable();
+      }
+      return bound().refundPayment(request);
+    },
     presentCard: (request) => bound().presentCard(request),
     waitingOn: (companyId, terminalId) => bound().waitingOn(companyId, terminalId),
   };
