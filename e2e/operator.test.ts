@@ -91,6 +91,8 @@ describeInBrowser("the operator's companies", (suite) => {
   it('suspends a company with a reason: its users are told at sign-in; the history shows it; reinstating undoes it', async () => {
     const company = await suite.portal.registerCompany();
     await suite.portal.verify(company);
+    const working = await signedInPage(suite.browser, suite.portal, company, '/customers/all');
+    await waitForPath(working.page, '/customers/all');
     const { context, page } = await operatorPage(suite);
     const row = await findCompany(page, company);
 
@@ -101,6 +103,11 @@ describeInBrowser("the operator's companies", (suite) => {
     await dialog.getByLabel(/^Reason/).fill('Chargebacks under review');
     await confirm.click();
     await visible(row.getByText('Suspended', { exact: true }));
+    // A user already signed in is sent to the login page at the next call, told why.
+    await working.page.reload();
+    await waitForPath(working.page, '/login');
+    await visible(working.page.getByText('Your company is suspended by the platform operator'));
+    await working.context.close();
 
     const user = await freshPage(suite.browser);
     await open(user.page, suite.portal, '/login');
