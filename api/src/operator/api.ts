@@ -125,16 +125,19 @@ async function onCompany(c: Context<AppEnv>, companyId: string, command: Company
 }
 
 /** An operator decision that names its reason (suspend, reinstate, revoke the verification). */
-function decide(
+async function decide(
   c: Context<AppEnv>,
   type: (typeof decisionCommands)[keyof typeof decisionCommands],
   companyId: string,
   reason: string,
 ) {
-  return onCompany(c, companyId, {
+  const record = await onCompany(c, companyId, {
     type,
     data: { operatorId: c.var.caller.userId, reason, now: c.var.deps.clock() },
   });
+  // This process refuses (or admits) the company's tokens at once, before PostgreSQL's notice.
+  c.var.deps.tokenStanding?.forget('');
+  return record;
 }
 
 export const operatorRoutes: Feature = () =>
