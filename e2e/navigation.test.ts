@@ -23,15 +23,23 @@ async function shownItems(page: Page, names: readonly string[]): Promise<string[
 
 /**
  * Opens `path` as if typed into the address bar and tells whether the app refused it: it either
- * says the page is not available to this account or leaves the path.
+ * says why (`saying`: the page is not for this account, the company awaits verification, has no
+ * issuer status) or leaves the path.
  */
-async function refusesTyped(page: Page, portal: Portal, path: string): Promise<boolean> {
+async function refusesTyped(
+  page: Page,
+  portal: Portal,
+  path: string,
+  saying = 'This page is not available to your account',
+): Promise<boolean> {
   await open(page, portal, path);
-  const saysNo = page.getByText('This page is not available to your account');
+  const saysNo = page.getByText(saying);
   const left = page.waitForURL((url) => url.pathname !== path).then(() => true);
   const said = saysNo.waitFor().then(() => true);
   return Promise.race([left, said]).catch(() => false);
 }
+
+const awaitingVerification = 'Your company is awaiting verification';
 
 const allGatedItems = [...verifiedOnlyItems, 'Funding Rounds'];
 
@@ -42,8 +50,12 @@ describeInBrowser('navigation', (suite) => {
     await waitForPath(page, '/profile');
     expect(await shownItems(page, allGatedItems)).toEqual([]);
     await visible(navItem(page, 'Logout'));
+    await open(page, suite.portal, '/customers/all');
+    await page.getByRole('link', { name: 'Open your profile' }).click();
+    await waitForPath(page, '/profile');
     for (const path of ['/customers/all', '/transactions/all', '/fundingrounds']) {
-      expect(await refusesTyped(page, suite.portal, path)).toBe(true);
+      expect(await refusesTyped(page, suite.portal, path, awaitingVerification)).toBe(true);
+      expect(await page.getByText('Access denied').count()).toBe(0);
       expect(await page.getByText(/^No (customers|transactions|funding rounds) yet$/).count()).toBe(
         0,
       );
@@ -57,7 +69,14 @@ describeInBrowser('navigation', (suite) => {
     const { context, page } = await signedInPage(suite.browser, suite.portal, company, '/');
     await waitForPath(page, '/customers/all');
     expect(await shownItems(page, allGatedItems)).toEqual([...verifiedOnlyItems]);
-    expect(await refusesTyped(page, suite.portal, '/fundingrounds')).toBe(true);
+    expect(
+      await refusesTyped(
+        page,
+        suite.portal,
+        '/fundingrounds',
+        'Your company does not have issuer status',
+      ),
+    ).toBe(true);
     await open(page, suite.portal, '/transactions');
     await waitForPath(page, '/transactions/all');
     await visible(page.getByText('No transactions yet'));
@@ -90,6 +109,29 @@ describeInBrowser('navigation', (suite) => {
     await box.fill('subscr');
     await page.getByRole('option', { name: 'Subscriptions' }).click();
     await waitForPath(page, '/subscriptions/all');
+    await context.close();
+  });
+
+  it('names the terminals in the sidebar picker as the company named them', async () => {
+    const company = await suite.portal.registerCompany();
+    for (const [name, deviceId] of [
+      ['Front desk', 'POS-001'],
+      ['Back office', 'POS-002'],
+    ]) {
+      await suite.portal.api('POST', '/terminals', {
+        token: company.token,
+        body: { name, deviceId },
+      });
+    }
+    const { context, page } = await signedInPage(suite.browser, suite.portal, company, '/');
+    await waitForPath(page, '/profile');
+    const picker = page.getByTestId('sidebar').getByRole('combobox', { name: 'Active terminal' });
+    await expect.poll(() => picker.textContent()).toBe('Front desk');
+    await picker.click();
+    const options = page.getByRole('option');
+    await expect.poll(() => options.allTextContents()).toEqual(['Front desk', 'Back office']);
+    await options.filter({ hasText: 'Back office' }).click();
+    await expect.poll(() => picker.textContent()).toBe('Back office');
     await context.close();
   });
 

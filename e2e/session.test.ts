@@ -77,7 +77,7 @@ describeInBrowser('sign-in, registration and the session', (suite) => {
     await context.close();
   });
 
-  it('keeps the login button disabled until the form is valid, shows the password on request and puts a wrong password under its field', async () => {
+  it('keeps the login button disabled until the form is valid, shows the password on request and says once that a wrong password is wrong', async () => {
     const company = await suite.portal.registerCompany();
     const { context, page } = await freshPage(suite.browser);
     await open(page, suite.portal, '/login');
@@ -97,7 +97,13 @@ describeInBrowser('sign-in, registration and the session', (suite) => {
     await form.email.fill(company.email);
     await form.password.fill('wrong-password-here');
     await form.submit.click();
-    await expect.poll(() => fieldMessage(form.password)).toBe('Check your password');
+    const alerts = page.getByRole('alert');
+    await visible(alerts.filter({ hasText: 'Email or password is incorrect' }));
+    // One message: no "form is not valid" toast beside it, nothing doubled under the fields.
+    await page.waitForTimeout(500);
+    expect(await alerts.count()).toBe(1);
+    expect(await page.getByText('The form is not valid').count()).toBe(0);
+    expect((await fieldMessage(form.password)).replace(/\u200b/g, '')).toBe('');
     expect(pathOf(page)).toBe('/login');
     await context.close();
   });

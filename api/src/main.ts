@@ -38,6 +38,8 @@ import {
 import { terminalWebhookPath } from './payments/webhooks/webhookApi';
 import { etransferWebhookSecretOf } from './payments/webhooks/webhookSignature';
 import { prepareFirstStart } from './startupGuidance';
+import { createBillingCollector } from './subscriptions/billingCollector';
+import { createBillingScheduler } from './subscriptions/billingScheduler';
 import { hasBuiltUi } from './ui/serveUi';
 import { createWalletRecorder } from './wallet/walletRecorder';
 
@@ -96,6 +98,12 @@ async function main() {
   walletRecorder.start();
   const etransferScheduler = createEtransferScheduler(deps);
   etransferScheduler.start();
+  // The billing timer runs where the projectors run (`npm run projections` with PROJECTORS=external).
+  const billingScheduler =
+    config.projectors === 'external' ? undefined : createBillingScheduler(deps);
+  billingScheduler?.start();
+  const billingCollector = createBillingCollector(deps);
+  billingCollector.start();
 
   const stop = async (signal: NodeJS.Signals) => {
     logger.info({ signal }, 'shutting down');
@@ -104,6 +112,8 @@ async function main() {
       await scheduler?.stop();
       await walletRecorder.stop();
       await etransferScheduler.stop();
+      await billingScheduler?.stop();
+      await billingCollector.stop();
       await gateway.simulator?.stop();
       await etransfers.simulator?.stop();
       await closeServer(server);

@@ -5,5 +5,7 @@ export * from './etransfers/events';
 export * from './eventStore';
 export * from './integration';
 export * from './payments/events';
+export * from './rules/fieldRules';
 export * from './streams';
+export * from './subscriptions/events';
 export * from './users/events';

@@ -24,7 +24,7 @@ export default function LogoutPage() {
         gap: 2,
       }}
     >
-      <CircularProgress />
+      <CircularProgress aria-label={translate('app.session.logging_out')} />
       <Typography variant="h6">{translate('app.session.logging_out')}</Typography>
     </Box>
   );

@@ -1,3 +1,4 @@
+import { fieldLimits } from '@issuer/events/rules';
 import { Box, Button, Typography } from '@mui/material';
 import { Form, PasswordInput, TextInput, useNotify, useTranslate } from 'react-admin';
 import { Link, Navigate, useNavigate } from 'react-router-dom';
@@ -8,10 +9,13 @@ import { SubmitButton } from './SubmitButton';
 import { formErrorsOrToast } from './submitErrors';
 import {
   validateCompanyName,
+  validateCompanySymbol,
   validateConfirmation,
   validateEmail,
   validatePassword,
 } from './validators';
+
+const symbolLimits = { min: fieldLimits.symbolMin, max: fieldLimits.symbolMax };
 
 export default function RegisterPage() {
   const translate = useTranslate();
@@ -50,6 +54,8 @@ export default function RegisterPage() {
           source="companySymbol"
           label="app.auth.fields.companySymbol"
           autoComplete="off"
+          validate={validateCompanySymbol}
+          helperText={translate('app.validation.symbol_help', symbolLimits)}
           fullWidth
         />
         <TextInput
@@ -65,6 +71,7 @@ export default function RegisterPage() {
           label="app.auth.fields.password"
           autoComplete="new-password"
           validate={validatePassword}
+          helperText={translate('app.validation.password_help', { min: fieldLimits.passwordMin })}
           fullWidth
         />
         <PasswordInput

@@ -13,7 +13,11 @@ export function SubmitButton({ label }: { label: string }) {
       size="large"
       fullWidth
       disabled={!isValid || isSubmitting}
-      startIcon={isSubmitting ? <CircularProgress size={18} color="inherit" /> : undefined}
+      startIcon={
+        isSubmitting ? (
+          <CircularProgress size={18} color="inherit" aria-label={translate('ra.page.loading')} />
+        ) : undefined
+      }
       sx={{ mt: 1 }}
     >
       {translate(label)}

@@ -1,5 +1,5 @@
-import { Button, Stack } from '@mui/material';
-import { useState } from 'react';
+import { Chip, Stack, useMediaQuery } from '@mui/material';
+import type { Theme } from '@mui/material/styles';
 import {
   BooleanField,
   DataTable,
@@ -8,72 +8,42 @@ import {
   List,
   NumberField,
   SearchInput,
-  useDataProvider,
-  useNotify,
+  SimpleList,
   useRecordContext,
-  useRefresh,
   useTranslate,
 } from 'react-admin';
-import type { CompanyRecord, PortalDataProvider } from '../dataAccess/dataProvider';
+import type { CompanyRecord } from '../dataAccess/dataProvider';
+import { useDocumentTitle } from '../layout/useDocumentTitle';
+import { CompanyActions } from './CompanyActions';
 
-const doneMessages = {
-  verify: 'app.companies.verified_notice',
-  grant: 'app.companies.issuer_granted',
-  revoke: 'app.companies.issuer_revoked',
-} as const;
-
-function CompanyActions() {
+/** The company's name, and a "Suspended" mark (with the reason on hover) while it is. */
+function NameAndStanding() {
   const company = useRecordContext<CompanyRecord>();
   const translate = useTranslate();
-  const notify = useNotify();
-  const refresh = useRefresh();
-  const dataProvider = useDataProvider<PortalDataProvider>();
-  const [isPending, setPending] = useState(false);
   if (!company) return null;
-  const mutate = async (action: keyof typeof doneMessages) => {
-    setPending(true);
-    try {
-      const id = String(company.id);
-      await (action === 'verify'
-        ? dataProvider.verifyCompany(id)
-        : dataProvider.setIssuerStatus(id, action === 'grant'));
-      notify(doneMessages[action], { type: 'success' });
-      refresh();
-    } catch (error) {
-      notify((error as Error).message, { type: 'error' });
-    } finally {
-      setPending(false);
-    }
-  };
   return (
-    <Stack direction="row" spacing={1}>
-      {!company.verified && (
-        <Button
+    <>
+      {company.name}
+      {company.suspended && (
+        <Chip
           size="small"
-          variant="contained"
-          disabled={isPending}
-          onClick={() => void mutate('verify')}
-          aria-label={`${translate('app.companies.verify')} ${company.name}`}
-        >
-          {translate('app.companies.verify')}
-        </Button>
+          color="error"
+          label={translate('app.companies.decisions.suspended')}
+          title={company.suspensionReason ?? undefined}
+          sx={{ display: 'flex', width: 'fit-content', mt: 0.5 }}
+        />
       )}
-      <Button
-        size="small"
-        variant="outlined"
-        disabled={isPending}
-        onClick={() => void mutate(company.isIssuer ? 'revoke' : 'grant')}
-        aria-label={`${translate(company.isIssuer ? 'app.companies.revoke_issuer' : 'app.companies.grant_issuer')} ${company.name}`}
-      >
-        {translate(company.isIssuer ? 'app.companies.revoke_issuer' : 'app.companies.grant_issuer')}
-      </Button>
-    </Stack>
+    </>
   );
 }
 
-/** The operator's Companies screen: verify companies, grant or revoke issuer status. */
+/**
+ * The operator's Companies screen: verify companies, grant or revoke issuer status, suspend or
+ * reinstate them and revoke a verification (each confirmed), and each company's history.
+ */
 export default function CompanyList() {
   const translate = useTranslate();
+  useDocumentTitle(translate('app.companies.title'));
   const filters = [
     <SearchInput key="q" source="q" alwaysOn placeholder={translate('app.companies.search')} />,
   ];
@@ -83,29 +53,77 @@ export default function CompanyList() {
       filters={filters}
       sort={{ field: 'name', order: 'ASC' }}
       exporter={false}
+      // A wide table scrolls inside its card, never the page.
+      sx={{ '& .RaList-main': { minWidth: 0 }, '& .RaList-actions': { flexWrap: 'wrap' } }}
     >
-      <DataTable bulkActionButtons={false} rowClick={false}>
-        <DataTable.Col source="name" label="app.companies.name" />
-        <DataTable.Col source="symbol" label="app.companies.symbol" />
-        <DataTable.Col
-          source="contactEmail"
-          label="app.companies.contact_email"
-          field={EmailField}
-          disableSort
-        />
-        <DataTable.Col source="verified" label="app.companies.verified" field={BooleanField} />
-        <DataTable.Col source="isIssuer" label="app.companies.issuer" field={BooleanField} />
-        <DataTable.Col
-          source="terminalCount"
-          label="app.companies.terminals"
-          field={NumberField}
-          disableSort
-        />
-        <DataTable.Col source="registeredAt" label="app.companies.registered" field={DateField} />
-        <DataTable.Col label="" disableSort>
-          <CompanyActions />
-        </DataTable.Col>
-      </DataTable>
+      <CompanyRows />
     </List>
+  );
+}
+
+/** What the operator decides from, in one line: verified, issuer. */
+function Standing() {
+  const company = useRecordContext<CompanyRecord>();
+  const translate = useTranslate();
+  if (!company) return null;
+  return (
+    <Stack direction="row" spacing={1} component="span" sx={{ mt: 0.5 }}>
+      {company.verified && <Chip size="small" label={translate('app.companies.verified')} />}
+      {company.isIssuer && <Chip size="small" label={translate('app.companies.issuer')} />}
+    </Stack>
+  );
+}
+
+/**
+ * The companies as a table, or on a phone as a one-column list (name, symbol, contact email,
+ * standing and the same actions); the table's columns would not fit there.
+ */
+function CompanyRows() {
+  const small = useMediaQuery((theme: Theme) => theme.breakpoints.down('md'), { noSsr: true });
+  if (small) {
+    return (
+      <SimpleList<CompanyRecord>
+        rowClick={false}
+        primaryText={() => <NameAndStanding />}
+        secondaryText={(company) => (
+          <>
+            <bdi>{company.symbol}</bdi> · <bdi>{company.contactEmail}</bdi>
+            <Standing />
+          </>
+        )}
+        tertiaryText={() => <CompanyActions />}
+        rowSx={() => ({ overflowWrap: 'anywhere', flexWrap: 'wrap' })}
+      />
+    );
+  }
+  return (
+    <DataTable
+      bulkActionButtons={false}
+      rowClick={false}
+      sx={{ maxWidth: '100%', '& .RaDataTable-tableWrapper': { overflowX: 'auto' } }}
+    >
+      <DataTable.Col source="name" label="app.companies.name">
+        <NameAndStanding />
+      </DataTable.Col>
+      <DataTable.Col source="symbol" label="app.companies.symbol" />
+      <DataTable.Col
+        source="contactEmail"
+        label="app.companies.contact_email"
+        field={EmailField}
+        disableSort
+      />
+      <DataTable.Col source="verified" label="app.companies.verified" field={BooleanField} />
+      <DataTable.Col source="isIssuer" label="app.companies.issuer" field={BooleanField} />
+      <DataTable.Col
+        source="terminalCount"
+        label="app.companies.terminals"
+        field={NumberField}
+        disableSort
+      />
+      <DataTable.Col source="registeredAt" label="app.companies.registered" field={DateField} />
+      <DataTable.Col label="" disableSort>
+        <CompanyActions />
+      </DataTable.Col>
+    </DataTable>
   );
 }

@@ -1,6 +1,7 @@
 import Delete from '@mui/icons-material/Delete';
 import Download from '@mui/icons-material/Download';
 import Edit from '@mui/icons-material/Edit';
+import FilterAlt from '@mui/icons-material/FilterAlt';
 import GroupAdd from '@mui/icons-material/GroupAdd';
 import NotificationsActive from '@mui/icons-material/NotificationsActive';
 import PersonAdd from '@mui/icons-material/PersonAdd';
@@ -11,6 +12,7 @@ import {
   Box,
   Card,
   CardContent,
+  Drawer,
   IconButton,
   Stack,
   Tooltip,
@@ -101,6 +103,43 @@ function useCustomerCommand() {
   };
 }
 
+/** The views and filters: beside the list from md up, in a drawer behind a button below. */
+function Filters() {
+  const translate = useTranslate();
+  return (
+    <>
+      <FilterList label="app.customers.views.starred" icon={<Star />}>
+        <FilterListItem label="app.customers.views.starred" value={{ starred: true }} />
+      </FilterList>
+      <FilterList label="app.customers.views.by_investor_status" icon={null}>
+        {investorStatuses.map((status) => (
+          <FilterListItem
+            key={status}
+            label={investorStatusLabel(status)}
+            value={{ investorStatus: status }}
+          />
+        ))}
+      </FilterList>
+      <FilterList label="app.customers.views.by_lead_status" icon={null}>
+        {leadStatuses.map((status) => (
+          <FilterListItem
+            key={status}
+            label={leadStatusLabel(status)}
+            value={{ leadStatus: status }}
+          />
+        ))}
+      </FilterList>
+      {/* A search box is not an item of a list: outside FilterList, which renders a <ul>. */}
+      <Box component="section" aria-labelledby="customer-tags-filter" sx={{ mt: 2 }}>
+        <Typography id="customer-tags-filter" variant="body2" sx={{ fontWeight: 500 }}>
+          {translate('app.customers.views.tags')}
+        </Typography>
+        <FilterLiveSearch source="tags" label="app.customers.fields.tags" />
+      </Box>
+    </>
+  );
+}
+
 function FilterSidebar() {
   return (
     // Hidden below md: beside the list it would leave the rows no room on a phone.
@@ -115,32 +154,30 @@ function FilterSidebar() {
       }}
     >
       <CardContent>
-        <FilterList label="app.customers.views.starred" icon={<Star />}>
-          <FilterListItem label="app.customers.views.starred" value={{ starred: true }} />
-        </FilterList>
-        <FilterList label="app.customers.views.by_investor_status" icon={null}>
-          {investorStatuses.map((status) => (
-            <FilterListItem
-              key={status}
-              label={investorStatusLabel(status)}
-              value={{ investorStatus: status }}
-            />
-          ))}
-        </FilterList>
-        <FilterList label="app.customers.views.by_lead_status" icon={null}>
-          {leadStatuses.map((status) => (
-            <FilterListItem
-              key={status}
-              label={leadStatusLabel(status)}
-              value={{ leadStatus: status }}
-            />
-          ))}
-        </FilterList>
-        <FilterList label="app.customers.views.tags" icon={null}>
-          <FilterLiveSearch source="tags" label="app.customers.fields.tags" />
-        </FilterList>
+        <Filters />
       </CardContent>
     </Card>
+  );
+}
+
+/** Below md: the filters open in a drawer from the bottom (MUI keeps the focus inside). */
+function FiltersButton() {
+  const [open, setOpen] = useState(false);
+  return (
+    <>
+      <Button
+        label="app.customers.actions.filters"
+        onClick={() => setOpen(true)}
+        sx={{ display: { md: 'none' } }}
+      >
+        <FilterAlt />
+      </Button>
+      <Drawer anchor="bottom" open={open} onClose={() => setOpen(false)}>
+        <Box sx={{ p: 2, maxHeight: '80vh', overflowY: 'auto' }}>
+          <Filters />
+        </Box>
+      </Drawer>
+    </>
   );
 }
 
@@ -212,6 +249,7 @@ function ListActions() {
           />
         </>
       )}
+      <FiltersButton />
       <SelectColumnsButton />
       <ExportButton />
     </TopToolbar>
@@ -220,17 +258,24 @@ function ListActions() {
 
 function BulkActions() {
   const { selectedIds, onUnselectItems } = useListContext();
+  const translate = useTranslate();
   const run = useCustomerCommand();
   const [confirmRemove, setConfirmRemove] = useState(false);
   const ids = selectedIds.map(String);
   const count = { smart_count: ids.length };
   const canChange = useCanChangeCustomers();
+  // A bulk command ends the selection, whatever its outcome: the rows it named may have changed.
+  const runOnSelection = (command: () => Promise<unknown>, done: string) =>
+    void run(async () => {
+      try {
+        await command();
+      } finally {
+        onUnselectItems();
+      }
+    }, [done, count]);
   const remove = () => {
     setConfirmRemove(false);
-    void run(async () => {
-      await removeCustomers(ids);
-      onUnselectItems();
-    }, ['app.customers.notices.removed', count]);
+    runOnSelection(() => removeCustomers(ids), 'app.customers.notices.removed');
   };
   return (
     <>
@@ -239,7 +284,7 @@ function BulkActions() {
           <Button
             label="app.customers.actions.star"
             onClick={() =>
-              void run(() => setStarred(ids, true), ['app.customers.notices.starred', count])
+              runOnSelection(() => setStarred(ids, true), 'app.customers.notices.starred')
             }
           >
             <Star />
@@ -247,7 +292,7 @@ function BulkActions() {
           <Button
             label="app.customers.actions.unstar"
             onClick={() =>
-              void run(() => setStarred(ids, false), ['app.customers.notices.unstarred', count])
+              runOnSelection(() => setStarred(ids, false), 'app.customers.notices.unstarred')
             }
           >
             <StarBorder />
@@ -263,7 +308,7 @@ function BulkActions() {
             isOpen={confirmRemove}
             title="app.customers.actions.remove"
             content="ra.message.bulk_delete_content"
-            translateOptions={count}
+            translateOptions={{ ...count, name: translate('app.customers.one_name') }}
             onConfirm={remove}
             onClose={() => setConfirmRemove(false)}
           />
@@ -291,7 +336,14 @@ function StarToggle() {
       aria-label={translate('app.customers.actions.toggle_star', { name: fullName(customer) })}
       onClick={(event) => {
         stopRowClick(event);
-        void run(() => toggleStar(customer.id));
+        // The same notice as the bulk command's, for one customer.
+        void run(
+          () => toggleStar(customer.id),
+          [
+            customer.starred ? 'app.customers.notices.unstarred' : 'app.customers.notices.starred',
+            { smart_count: 1 },
+          ],
+        );
       }}
     >
       {icon}
@@ -479,7 +531,9 @@ function NoCustomers() {
   return (
     <Box component="section" sx={{ py: 6, textAlign: 'center' }}>
       <Typography variant="h6" component="p">
-        {translate(filtered ? 'ra.navigation.no_results' : 'app.empty.customers')}
+        {filtered
+          ? translate('ra.navigation.no_results', { name: translate('app.customers.many_name') })
+          : translate('app.empty.customers')}
       </Typography>
     </Box>
   );

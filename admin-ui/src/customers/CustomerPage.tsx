@@ -1,9 +1,11 @@
 import ArrowBack from '@mui/icons-material/ArrowBack';
 import Edit from '@mui/icons-material/Edit';
 import NotificationsActive from '@mui/icons-material/NotificationsActive';
+import Print from '@mui/icons-material/Print';
 import ReceiptLong from '@mui/icons-material/ReceiptLong';
 import Star from '@mui/icons-material/Star';
 import StarBorder from '@mui/icons-material/StarBorder';
+import SwapHoriz from '@mui/icons-material/SwapHoriz';
 import { Alert, Box, Button, Card, CardContent, Stack, TextField, Typography } from '@mui/material';
 import { useQuery } from '@tanstack/react-query';
 import { type ReactNode, useState } from 'react';
@@ -16,20 +18,24 @@ import {
   useRefresh,
   useTranslate,
 } from 'react-admin';
-import { Link, useParams } from 'react-router-dom';
+import { Link, useParams, useSearchParams } from 'react-router-dom';
+import { CustomerEtransfersDialog } from '../etransfers/CustomerEtransfersDialog';
 import { DetailList } from '../profile/DetailList';
 import { useCanChangeCustomers } from './access';
 import { CustomerTimeline, displayValue } from './CustomerTimeline';
 import {
   type Customer,
   type CustomerAsOf,
+  type DetailedCustomer,
   fetchCustomer,
   fetchCustomerAsOf,
   fetchHistory,
+  type HistoryEntry,
   toggleStar,
 } from './customerApi';
 import { EditCustomerDialog } from './EditCustomerDialog';
 import { InvestorStatusPanel } from './InvestorStatusPanel';
+import { PrintStyles } from './PrintStyles';
 import { PushNotificationDialog } from './PushNotificationDialog';
 import { TransactionsDialog } from './TransactionsDialog';
 
@@ -55,10 +61,19 @@ const detailFields = [
   'notes',
 ] as const;
 
+const isEmpty = (value: unknown) =>
+  value === null ||
+  value === undefined ||
+  value === '' ||
+  (Array.isArray(value) && value.length === 0);
+
+/** The fields with a value; the empty ones fold into one line that names them. */
 function CustomerDetails({ customer }: { customer: Customer | CustomerAsOf }) {
   const translate = useTranslate();
   const [locale] = useLocaleState();
-  const rows: [string, ReactNode][] = detailFields.map((name) => [
+  const filled = detailFields.filter((name) => !isEmpty(customer[name]));
+  const empty = detailFields.filter((name) => isEmpty(customer[name]));
+  const rows: [string, ReactNode][] = filled.map((name) => [
     `app.customers.fields.${name}`,
     <bdi key={name}>{displayValue(name, customer[name], translate)}</bdi>,
   ]);
@@ -66,7 +81,18 @@ function CustomerDetails({ customer }: { customer: Customer | CustomerAsOf }) {
     ['app.customers.fields.createdAt', new Date(customer.createdAt).toLocaleString(locale)],
     ['app.customers.fields.updatedAt', new Date(customer.updatedAt).toLocaleString(locale)],
   );
-  return <DetailList rows={rows} />;
+  return (
+    <>
+      <DetailList rows={rows} />
+      {empty.length > 0 && (
+        <Typography variant="body2" color="text.secondary" data-testid="empty-fields">
+          {translate('app.customers.page.empty_folded', {
+            fields: empty.map((name) => translate(`app.customers.fields.${name}`)).join(', '),
+          })}
+        </Typography>
+      )}
+    </>
+  );
 }
 
 /** `YYYY-MM-DDTHH:mm:ss` in local time, as a datetime-local input shows it. */
@@ -74,11 +100,21 @@ const localInputValue = (date: Date) =>
   new Date(date.getTime() - date.getTimezoneOffset() * 60_000).toISOString().slice(0, 19);
 
 /** The as-of picker: a moment in the past, answered by the server replaying the stream. */
-function AsOfPicker({ onShow }: { onShow: (moment: Date | undefined) => void }) {
+function AsOfPicker({
+  moment,
+  onShow,
+}: {
+  moment: Date | undefined;
+  onShow: (moment: Date | undefined) => void;
+}) {
   const translate = useTranslate();
-  const [value, setValue] = useState(() => localInputValue(new Date()));
+  const [value, setValue] = useState(() => localInputValue(moment ?? new Date()));
   return (
-    <Stack direction="row" sx={{ gap: 1, alignItems: 'center', flexWrap: 'wrap' }}>
+    <Stack
+      direction="row"
+      data-print="hide"
+      sx={{ gap: 1, alignItems: 'center', flexWrap: 'wrap' }}
+    >
       <TextField
         type="datetime-local"
         size="small"
@@ -100,14 +136,19 @@ function AsOfPicker({ onShow }: { onShow: (moment: Date | undefined) => void }) 
   );
 }
 
-function AsOfDetails({ id, moment }: { id: string; moment: Date }) {
-  const translate = useTranslate();
-  const [locale] = useLocaleState();
-  const then = useQuery({
-    queryKey: ['customers', 'asOf', id, moment.toISOString()],
-    queryFn: () => fetchCustomerAsOf(id, moment),
+/** The customer at the moment, as the server replays their stream up to it. */
+function useCustomerAsOf(id: string, moment: Date | undefined) {
+  return useQuery({
+    queryKey: ['customers', 'asOf', id, moment?.toISOString()],
+    queryFn: () => fetchCustomerAsOf(id, moment ?? new Date()),
+    enabled: moment !== undefined,
     retry: false,
   });
+}
+
+function AsOfDetails({ moment, then }: { moment: Date; then: ReturnType<typeof useCustomerAsOf> }) {
+  const translate = useTranslate();
+  const [locale] = useLocaleState();
   const time = moment.toLocaleString(locale);
   if (then.isPending) return <Loading />;
   if (then.error) {
@@ -129,11 +170,20 @@ function AsOfDetails({ id, moment }: { id: string; moment: Date }) {
   );
 }
 
-function PageActions({ customer }: { customer: Customer }) {
+function PageActions({
+  customer,
+  past,
+  starred,
+}: {
+  customer: Customer;
+  past: boolean;
+  /** The star as the page shows it: the moment's in as-of mode. */
+  starred: boolean;
+}) {
   const translate = useTranslate();
   const notify = useNotify();
   const refresh = useRefresh();
-  const [dialog, setDialog] = useState<'edit' | 'push' | 'transactions'>();
+  const [dialog, setDialog] = useState<'edit' | 'push' | 'transactions' | 'etransfers'>();
   const canChange = useCanChangeCustomers();
   const close = () => setDialog(undefined);
   const star = async () => {
@@ -146,22 +196,25 @@ function PageActions({ customer }: { customer: Customer }) {
     }
   };
   return (
-    <Stack direction="row" sx={{ gap: 1, flexWrap: 'wrap' }}>
+    <Stack direction="row" data-print="hide" sx={{ gap: 1, flexWrap: 'wrap' }}>
       {canChange && (
         <>
           <Button
-            startIcon={customer.starred ? <Star /> : <StarBorder />}
-            aria-pressed={customer.starred}
+            startIcon={starred ? <Star /> : <StarBorder />}
+            aria-pressed={starred}
+            disabled={past}
             onClick={() => void star()}
           >
-            {translate(
-              customer.starred ? 'app.customers.actions.unstar' : 'app.customers.actions.star',
-            )}
+            {translate(starred ? 'app.customers.actions.unstar' : 'app.customers.actions.star')}
           </Button>
-          <Button startIcon={<Edit />} onClick={() => setDialog('edit')}>
+          <Button startIcon={<Edit />} disabled={past} onClick={() => setDialog('edit')}>
             {translate('app.customers.actions.edit')}
           </Button>
-          <Button startIcon={<NotificationsActive />} onClick={() => setDialog('push')}>
+          <Button
+            startIcon={<NotificationsActive />}
+            disabled={past}
+            onClick={() => setDialog('push')}
+          >
             {translate('app.customers.actions.push')}
           </Button>
         </>
@@ -169,22 +222,49 @@ function PageActions({ customer }: { customer: Customer }) {
       <Button startIcon={<ReceiptLong />} onClick={() => setDialog('transactions')}>
         {translate('app.customers.actions.transactions')}
       </Button>
+      <Button startIcon={<SwapHoriz />} onClick={() => setDialog('etransfers')}>
+        {translate('app.etransfers.customer_section')}
+      </Button>
+      <Button startIcon={<Print />} onClick={() => window.print()}>
+        {translate('app.customers.page.print')}
+      </Button>
       {dialog === 'edit' && <EditCustomerDialog customer={customer} open onClose={close} />}
       {dialog === 'push' && <PushNotificationDialog customer={customer} open onClose={close} />}
       {dialog === 'transactions' && <TransactionsDialog customer={customer} open onClose={close} />}
+      {dialog === 'etransfers' && <CustomerEtransfersDialog customer={customer} onClose={close} />}
     </Stack>
   );
 }
 
+/** `?asOf=<ISO moment>`: the moment the page shows, so a reviewer can share or reload it. */
+function useAsOfParam() {
+  const [params, setParams] = useSearchParams();
+  const raw = params.get('asOf');
+  const parsed = raw === null ? undefined : new Date(raw);
+  const valid = parsed && !Number.isNaN(parsed.getTime()) ? parsed : undefined;
+  const show = (moment: Date | undefined) =>
+    setParams(moment ? { asOf: moment.toISOString() } : {});
+  return { asOf: valid, invalid: raw !== null && !valid, show };
+}
+
+/** The history up to the moment, stopping where the server's replay stops. */
+function historyUpTo(entries: HistoryEntry[], moment: Date | undefined) {
+  if (!moment) return entries;
+  const cut = entries.findIndex((entry) => Date.parse(entry.at) > moment.getTime());
+  return cut === -1 ? entries : entries.slice(0, cut);
+}
+
 /**
  * `/customers/:view/:id`: the customer's details, investor status with the workflow's next steps,
- * the history of every change, and the customer as they were at a chosen moment.
+ * the history of every change, and the customer as they were at a chosen moment (`?asOf=`): then
+ * everything on the page shows that moment and every command is off.
  */
 export default function CustomerPage() {
   const { view = 'all', id = '' } = useParams();
   const translate = useTranslate();
+  const [locale] = useLocaleState();
   const canChange = useCanChangeCustomers();
-  const [asOf, setAsOf] = useState<Date>();
+  const { asOf, invalid, show } = useAsOfParam();
   const customer = useQuery({
     queryKey: ['customers', 'getOne', id, 'detailed'],
     queryFn: () => fetchCustomer(id),
@@ -195,10 +275,12 @@ export default function CustomerPage() {
     queryFn: () => fetchHistory(id),
     retry: false,
   });
+  const then = useCustomerAsOf(id, asOf);
   const back = (
     <Button
       component={Link}
       to={`/customers/${view}`}
+      data-print="hide"
       startIcon={
         <ArrowBack
           sx={{ transform: (theme) => (theme.direction === 'rtl' ? 'scaleX(-1)' : 'none') }}
@@ -218,22 +300,46 @@ export default function CustomerPage() {
     );
   }
   const current = customer.data;
+  // In as-of mode the status card, lead status and star are the moment's, never today's.
+  const shown: DetailedCustomer | undefined = asOf
+    ? then.data && { ...then.data, id, nextInvestorStatuses: [] }
+    : current;
   const name = [current.name, current.lastName].filter(Boolean).join(' ') || current.email;
+  const time = asOf?.toLocaleString(locale);
   return (
     <Box sx={{ py: 2, display: 'flex', flexDirection: 'column', gap: 2 }}>
+      <PrintStyles />
       <Title title={name} />
       <Box>{back}</Box>
       <Stack direction="row" sx={{ alignItems: 'center', gap: 2, flexWrap: 'wrap' }}>
         <Box sx={{ flexGrow: 1 }}>
           <Typography variant="h5" component="h1">
             {name}
+            {shown?.starred && (
+              <Star
+                color="warning"
+                titleAccess={translate('app.customers.fields.starred')}
+                sx={{ verticalAlign: 'middle', mx: 1 }}
+                data-testid="starred-mark"
+              />
+            )}
           </Typography>
           <Typography color="text.secondary">
             <bdi>{current.email}</bdi>
           </Typography>
         </Box>
-        <PageActions customer={current} />
+        <PageActions
+          customer={current}
+          past={asOf !== undefined}
+          starred={shown?.starred ?? current.starred}
+        />
       </Stack>
+      {asOf && (
+        <Alert severity="warning" data-testid="as-of-note">
+          {translate('app.customers.page.as_of_commands_off', { time })}
+        </Alert>
+      )}
+      {invalid && <Alert severity="warning">{translate('app.customers.page.as_of_invalid')}</Alert>}
       {!canChange && <Alert severity="info">{translate('app.customers.notices.read_only')}</Alert>}
       <Box
         sx={{
@@ -248,13 +354,22 @@ export default function CustomerPage() {
             <Typography id="details-title" variant="h6" component="h2">
               {translate('app.customers.page.details')}
             </Typography>
-            <AsOfPicker onShow={setAsOf} />
-            {asOf ? <AsOfDetails id={id} moment={asOf} /> : <CustomerDetails customer={current} />}
+            <AsOfPicker key={asOf?.toISOString() ?? 'now'} moment={asOf} onShow={show} />
+            {asOf ? (
+              <AsOfDetails moment={asOf} then={then} />
+            ) : (
+              <CustomerDetails customer={current} />
+            )}
           </CardContent>
         </Card>
-        <InvestorStatusPanel customer={current} canChange={canChange && !asOf} />
+        {shown && <InvestorStatusPanel customer={shown} canChange={canChange && !asOf} />}
       </Box>
-      {history.data && <CustomerTimeline entries={history.data.entries} />}
+      {history.data && (
+        <CustomerTimeline
+          entries={historyUpTo(history.data.entries, asOf)}
+          upTo={time && translate('app.customers.page.as_of_history', { time })}
+        />
+      )}
     </Box>
   );
 }

@@ -77,7 +77,7 @@ function Entry({ entry }: { entry: HistoryEntry }) {
 }
 
 /** Every change of the customer, oldest first: what, when, who, why, before → after. */
-export function CustomerTimeline({ entries }: { entries: HistoryEntry[] }) {
+export function CustomerTimeline({ entries, upTo }: { entries: HistoryEntry[]; upTo?: string }) {
   const translate = useTranslate();
   return (
     <Card component="section" aria-labelledby="timeline-title">
@@ -85,6 +85,11 @@ export function CustomerTimeline({ entries }: { entries: HistoryEntry[] }) {
         <Typography id="timeline-title" variant="h6" component="h2">
           {translate('app.customers.page.timeline')}
         </Typography>
+        {upTo && (
+          <Typography variant="body2" color="text.secondary" data-testid="history-cut">
+            {upTo}
+          </Typography>
+        )}
         {entries.length === 0 ? (
           <Typography color="text.secondary">
             {translate('app.customers.page.no_history')}

@@ -1,4 +1,5 @@
-import { email, required, SelectInput, TextInput } from 'react-admin';
+import { SelectInput, TextInput } from 'react-admin';
+import { validateCustomerField, validateEmail } from '../auth/validators';
 import { leadStatuses, leadStatusLabel } from './statuses';
 
 const field = (name: string) => `app.customers.fields.${name}`;
@@ -19,7 +20,8 @@ export function PlainTextInput({ source, multiline }: { source: string; multilin
       label={field(source)}
       parse={asTyped}
       multiline={multiline}
-      helperText={false}
+      validate={validateCustomerField(source)}
+      helperText={source === 'birthday' ? 'app.customers.fields.birthday_help' : false}
     />
   );
 }
@@ -31,7 +33,7 @@ export function EmailInput() {
       label={field('email')}
       type="email"
       parse={asTyped}
-      validate={[required('app.validation.required'), email('app.validation.email')]}
+      validate={validateEmail}
     />
   );
 }

@@ -1,6 +1,9 @@
 import type { CustomerMessages } from './messages.en';
 
 export const customersArabic: CustomerMessages = {
+  /** A customer and customers, inside react-admin's sentences ("No %{name} found"). */
+  one_name: 'العميل',
+  many_name: 'عملاء',
   title: 'العملاء',
   views: {
     all: 'جميع العملاء',
@@ -23,6 +26,7 @@ export const customersArabic: CustomerMessages = {
     birthday: 'تاريخ الميلاد',
     notes: 'ملاحظات',
     tags: 'الوسوم',
+    birthday_help: 'YYYY-MM-DD، مثل 1990-04-27',
     tags_help: 'افصل بين الوسوم بفواصل',
     roundId: 'جولة التمويل',
     tokenPrice: 'سعر الرمز',
@@ -51,6 +55,7 @@ export const customersArabic: CustomerMessages = {
   },
   lead_status: { cold: 'بارد', warm: 'دافئ', hot: 'ساخن' },
   actions: {
+    filters: 'عوامل التصفية',
     add: 'إضافة عميل',
     bulk_add: 'إضافة جماعية',
     edit: 'تعديل',
@@ -73,9 +78,12 @@ export const customersArabic: CustomerMessages = {
     updated: 'تم حفظ العميل',
     conflict:
       'قام شخص آخر بتغيير هذا العميل أثناء تعديلك. أغلق هذه النافذة وافتحها مجددًا ثم أعد إجراء التغيير.',
-    removed: 'تم حذف %{smart_count} عميل |||| تم حذف %{smart_count} عملاء',
-    starred: 'تم تمييز %{smart_count} عميل بنجمة |||| تم تمييز %{smart_count} عملاء بنجمة',
-    unstarred: 'أُزيلت النجمة عن %{smart_count} عميل |||| أُزيلت النجمة عن %{smart_count} عملاء',
+    removed:
+      'لم يُحذف أي عميل |||| تم حذف عميل واحد |||| تم حذف عميلين |||| تم حذف %{smart_count} عملاء |||| تم حذف %{smart_count} عميلًا |||| تم حذف %{smart_count} عميل',
+    starred:
+      'لم يُميَّز أي عميل بنجمة |||| تم تمييز عميل واحد بنجمة |||| تم تمييز عميلين بنجمة |||| تم تمييز %{smart_count} عملاء بنجمة |||| تم تمييز %{smart_count} عميلًا بنجمة |||| تم تمييز %{smart_count} عميل بنجمة',
+    unstarred:
+      'لم تُزَل النجمة عن أي عميل |||| أُزيلت النجمة عن عميل واحد |||| أُزيلت النجمة عن عميلين |||| أُزيلت النجمة عن %{smart_count} عملاء |||| أُزيلت النجمة عن %{smart_count} عميلًا |||| أُزيلت النجمة عن %{smart_count} عميل',
     status_changed: 'تغيّرت حالة المستثمر إلى %{status}',
     lead_changed: 'تغيّرت حالة العميل المحتمل إلى %{status}',
     push_sent: 'تم إرسال الإشعار إلى %{email}',
@@ -151,6 +159,12 @@ export const customersArabic: CustomerMessages = {
     as_of_missing: 'لم يكن هذا العميل موجودًا بعد في ذلك الوقت',
     as_of_removed: 'في ذلك الوقت كان هذا العميل قد حُذف',
     not_found: 'هذا العميل غير موجود أو تم حذفه',
+    as_of_commands_off:
+      'تعرض هذه الصفحة العميل كما كان في %{time}. الأوامر معطّلة؛ عُد إلى الآن لتغيير أي شيء.',
+    as_of_history: 'حتى %{time}',
+    as_of_invalid: 'لا يحدد العنوان لحظة صالحة: يُعرض العميل الآن',
+    empty_folded: 'بلا قيمة: %{fields}',
+    print: 'طباعة',
   },
   events: {
     CustomerAdded: 'أُضيف',

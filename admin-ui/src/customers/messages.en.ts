@@ -1,5 +1,8 @@
 /** The customers screens' texts in English (under `app.customers`); the seed's toasts word for word. */
 export const customersEnglish = {
+  /** A customer and customers, inside react-admin's sentences ("No %{name} found"). */
+  one_name: 'customer',
+  many_name: 'customers',
   title: 'Customers',
   views: {
     all: 'All customers',
@@ -22,6 +25,7 @@ export const customersEnglish = {
     birthday: 'Birthday',
     notes: 'Notes',
     tags: 'Tags',
+    birthday_help: 'YYYY-MM-DD, e.g. 1990-04-27',
     tags_help: 'Separate tags with commas',
     roundId: 'Funding round',
     tokenPrice: 'Token price',
@@ -50,6 +54,7 @@ export const customersEnglish = {
   },
   lead_status: { cold: 'Cold', warm: 'Warm', hot: 'Hot' },
   actions: {
+    filters: 'Filters',
     add: 'Add customer',
     bulk_add: 'Bulk add',
     edit: 'Edit',
@@ -150,6 +155,12 @@ export const customersEnglish = {
     as_of_missing: 'This customer did not exist yet at that time',
     as_of_removed: 'At that time this customer had been removed',
     not_found: 'This customer does not exist or was removed',
+    as_of_commands_off:
+      'This page shows the customer as they were on %{time}. Commands are off; go back to now to change anything.',
+    as_of_history: 'Up to %{time}',
+    as_of_invalid: 'The address names no valid moment: showing the customer now',
+    empty_folded: 'Without a value: %{fields}',
+    print: 'Print',
   },
   events: {
     CustomerAdded: 'Added',

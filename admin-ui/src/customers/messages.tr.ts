@@ -1,6 +1,9 @@
 import type { CustomerMessages } from './messages.en';
 
 export const customersTurkish: CustomerMessages = {
+  /** A customer and customers, inside react-admin's sentences ("No %{name} found"). */
+  one_name: 'müşteri',
+  many_name: 'müşteri',
   title: 'Müşteriler',
   views: {
     all: 'Tüm müşteriler',
@@ -23,6 +26,7 @@ export const customersTurkish: CustomerMessages = {
     birthday: 'Doğum tarihi',
     notes: 'Notlar',
     tags: 'Etiketler',
+    birthday_help: 'YYYY-AA-GG, ör. 1990-04-27',
     tags_help: 'Etiketleri virgülle ayırın',
     roundId: 'Fonlama turu',
     tokenPrice: 'Token fiyatı',
@@ -51,6 +55,7 @@ export const customersTurkish: CustomerMessages = {
   },
   lead_status: { cold: 'Soğuk', warm: 'Ilık', hot: 'Sıcak' },
   actions: {
+    filters: 'Filtreler',
     add: 'Müşteri ekle',
     bulk_add: 'Toplu ekle',
     edit: 'Düzenle',
@@ -153,6 +158,12 @@ export const customersTurkish: CustomerMessages = {
     as_of_missing: 'Bu müşteri o tarihte henüz yoktu',
     as_of_removed: 'O tarihte bu müşteri silinmişti',
     not_found: 'Bu müşteri yok ya da silinmiş',
+    as_of_commands_off:
+      'Bu sayfa müşteriyi %{time} tarihindeki haliyle gösteriyor. Komutlar kapalı; bir şeyi değiştirmek için şimdiye dönün.',
+    as_of_history: '%{time} tarihine kadar',
+    as_of_invalid: 'Adres geçerli bir an belirtmiyor: müşteri şimdiki haliyle gösteriliyor',
+    empty_folded: 'Değeri olmayanlar: %{fields}',
+    print: 'Yazdır',
   },
   events: {
     CustomerAdded: 'Eklendi',

@@ -17,6 +17,9 @@ export interface CompanyRecord extends RaRecord {
   symbol: string;
   verified: boolean;
   isIssuer: boolean;
+  /** Suspended by the operator, and why. */
+  suspended: boolean;
+  suspensionReason: string | null;
   terminalCount: number;
   fiatBalanceCad: number;
   registeredAt: string;

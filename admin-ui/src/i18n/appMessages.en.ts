@@ -1,4 +1,6 @@
+import { companyDecisionsEnglish } from '../companies/messages.en';
 import { customersEnglish } from '../customers/messages.en';
+import { etransfersEnglish } from '../etransfers/messages.en';
 import {
   paymentsEnglish,
   pendingPaymentsEnglish,
@@ -34,10 +36,19 @@ export const appEnglish = {
     },
   },
   validation: {
-    min_length: 'Min character length is 4',
+    min_length: 'Min character length is %{min}',
+    max_length: 'Max character length is %{max}',
     email: 'Please enter a valid email',
+    symbol: 'Use %{min} to %{max} letters A–Z or digits 0–9',
     passwords_mismatch: 'Passwords do not match',
     required: 'Required',
+    date_format: 'Use the date format YYYY-MM-DD',
+    no_such_date: 'No such date in the calendar',
+    password_help: 'At least %{min} characters',
+    symbol_help: '%{min} to %{max} letters A–Z or digits 0–9, e.g. MAPL',
+    wrong_credentials: 'Email or password is incorrect',
+    company_suspended:
+      'Your company is suspended by the platform operator. Contact support to find out why.',
   },
   session: {
     logging_in: 'Logging in with JWT',
@@ -135,6 +146,13 @@ export const appEnglish = {
       'Just kidding, looks like we have an internal issue, please try again in a couple of minutes',
     home: 'Go back to the home page',
     refused: 'This page is not available to your account',
+    unverified_title: 'Your company is awaiting verification',
+    unverified:
+      'The platform operator has not verified your company yet. This page opens once it is verified; your profile shows where things stand.',
+    not_issuer_title: 'Your company does not have issuer status',
+    not_issuer:
+      'Funding rounds open once the platform operator grants your company issuer status; your profile shows where things stand.',
+    open_profile: 'Open your profile',
   },
   empty: {
     later: 'This part of the portal is not built yet; nothing here is made up.',
@@ -207,11 +225,13 @@ export const appEnglish = {
     issuer_granted: 'Issuer status granted',
     issuer_revoked: 'Issuer status revoked',
     search: 'Search',
+    decisions: companyDecisionsEnglish,
   },
   customers: customersEnglish,
   payments: paymentsEnglish,
   transactions: transactionsEnglish,
   pendingpayments: pendingPaymentsEnglish,
+  etransfers: etransfersEnglish,
 };
 
 export type AppMessages = typeof appEnglish;

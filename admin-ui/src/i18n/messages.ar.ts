@@ -1,5 +1,7 @@
 import type { TranslationMessages } from 'react-admin';
+import { companyDecisionsArabic } from '../companies/messages.ar';
 import { customersArabic } from '../customers/messages.ar';
+import { etransfersArabic } from '../etransfers/messages.ar';
 import { paymentsArabic, pendingPaymentsArabic, transactionsArabic } from '../payments/messages.ar';
 import type { AppMessages } from './appMessages.en';
 
@@ -30,10 +32,18 @@ const app: AppMessages = {
     },
   },
   validation: {
-    min_length: 'الحد الأدنى للطول 4 أحرف',
+    min_length: 'الحد الأدنى للطول %{min} أحرف',
+    max_length: 'الحد الأقصى للطول %{max} حرفًا',
     email: 'يرجى إدخال بريد إلكتروني صالح',
+    symbol: 'استخدم من %{min} إلى %{max} من الحروف A–Z أو الأرقام 0–9',
     passwords_mismatch: 'كلمتا المرور غير متطابقتين',
     required: 'مطلوب',
+    date_format: 'استخدم صيغة التاريخ YYYY-MM-DD',
+    no_such_date: 'لا يوجد تاريخ كهذا في التقويم',
+    password_help: '%{min} أحرف على الأقل',
+    symbol_help: 'من %{min} إلى %{max} من الحروف A–Z أو الأرقام 0–9، مثل MAPL',
+    wrong_credentials: 'البريد الإلكتروني أو كلمة المرور غير صحيحة',
+    company_suspended: 'علّق مشغّل المنصة شركتك. تواصل مع الدعم لمعرفة السبب.',
   },
   session: {
     logging_in: 'جارٍ تسجيل الدخول باستخدام JWT',
@@ -129,6 +139,13 @@ const app: AppMessages = {
     server: 'حدث خطأ ما!',
     server_detail: 'يبدو أن لدينا مشكلة داخلية، يرجى المحاولة مرة أخرى بعد بضع دقائق',
     home: 'العودة إلى الصفحة الرئيسية',
+    unverified_title: 'شركتك بانتظار التحقق',
+    unverified:
+      'لم يتحقق مشغّل المنصة من شركتك بعد. تُفتح هذه الصفحة بعد التحقق؛ ويعرض ملفك الشخصي حالة الطلب.',
+    not_issuer_title: 'ليس لشركتك صفة المُصدِر',
+    not_issuer:
+      'تُفتح جولات التمويل عندما يمنح مشغّل المنصة شركتك صفة المُصدِر؛ ويعرض ملفك الشخصي حالة الطلب.',
+    open_profile: 'افتح ملفك الشخصي',
     refused: 'هذه الصفحة غير متاحة لحسابك',
   },
   empty: {
@@ -202,11 +219,13 @@ const app: AppMessages = {
     issuer_granted: 'تم منح صفة المُصدِر',
     issuer_revoked: 'تم سحب صفة المُصدِر',
     search: 'بحث',
+    decisions: companyDecisionsArabic,
   },
   customers: customersArabic,
   payments: paymentsArabic,
   transactions: transactionsArabic,
   pendingpayments: pendingPaymentsArabic,
+  etransfers: etransfersArabic,
 };
 
 const arabicMessages: TranslationMessages = {
@@ -215,7 +234,8 @@ const arabicMessages: TranslationMessages = {
       add_filter: 'إضافة عامل تصفية',
       add: 'إضافة',
       back: 'رجوع',
-      bulk_actions: 'تم تحديد عنصر واحد |||| تم تحديد %{smart_count} عناصر',
+      bulk_actions:
+        'لم يُحدَّد أي عنصر |||| تم تحديد عنصر واحد |||| تم تحديد عنصرين |||| تم تحديد %{smart_count} عناصر |||| تم تحديد %{smart_count} عنصرًا |||| تم تحديد %{smart_count} عنصر',
       cancel: 'إلغاء',
       clear_array_input: 'مسح القائمة',
       clear_input_value: 'مسح القيمة',
@@ -299,11 +319,13 @@ const arabicMessages: TranslationMessages = {
       authentication_error: 'أعاد خادم المصادقة خطأً وتعذّر التحقق من بيانات اعتمادك.',
       auth_error: 'حدث خطأ أثناء التحقق من رمز المصادقة.',
       bulk_delete_content:
-        'هل أنت متأكد أنك تريد حذف %{name}؟ |||| هل أنت متأكد أنك تريد حذف هذه العناصر الـ %{smart_count}؟',
-      bulk_delete_title: 'حذف %{name} |||| حذف %{smart_count} %{name}',
+        'هل أنت متأكد أنك تريد حذف %{name}؟ |||| هل أنت متأكد أنك تريد حذف %{name}؟ |||| هل أنت متأكد أنك تريد حذف هذين العنصرين؟ |||| هل أنت متأكد أنك تريد حذف هذه العناصر الـ %{smart_count}؟ |||| هل أنت متأكد أنك تريد حذف هذه الـ %{smart_count} عنصرًا؟ |||| هل أنت متأكد أنك تريد حذف هذه الـ %{smart_count} عنصر؟',
+      bulk_delete_title:
+        'حذف %{name} |||| حذف %{name} |||| حذف عنصرين من %{name} |||| حذف %{smart_count} من %{name} |||| حذف %{smart_count} من %{name} |||| حذف %{smart_count} من %{name}',
       bulk_update_content:
-        'هل أنت متأكد أنك تريد تحديث %{name} %{recordRepresentation}؟ |||| هل أنت متأكد أنك تريد تحديث هذه العناصر الـ %{smart_count}؟',
-      bulk_update_title: 'تحديث %{name} %{recordRepresentation} |||| تحديث %{smart_count} %{name}',
+        'هل أنت متأكد أنك تريد تحديث %{name} %{recordRepresentation}؟ |||| هل أنت متأكد أنك تريد تحديث %{name} %{recordRepresentation}؟ |||| هل أنت متأكد أنك تريد تحديث هذين العنصرين؟ |||| هل أنت متأكد أنك تريد تحديث هذه العناصر الـ %{smart_count}؟ |||| هل أنت متأكد أنك تريد تحديث هذه الـ %{smart_count} عنصرًا؟ |||| هل أنت متأكد أنك تريد تحديث هذه الـ %{smart_count} عنصر؟',
+      bulk_update_title:
+        'تحديث %{name} %{recordRepresentation} |||| تحديث %{name} %{recordRepresentation} |||| تحديث عنصرين من %{name} |||| تحديث %{smart_count} من %{name} |||| تحديث %{smart_count} من %{name} |||| تحديث %{smart_count} من %{name}',
       clear_array_input: 'هل أنت متأكد أنك تريد مسح القائمة بأكملها؟',
       delete_content: 'هل أنت متأكد أنك تريد حذف %{name}؟',
       delete_title: 'حذف %{name} %{recordRepresentation}',
@@ -353,9 +375,11 @@ const arabicMessages: TranslationMessages = {
       logout: 'تسجيل الخروج',
     },
     notification: {
-      updated: 'تم تحديث العنصر |||| تم تحديث %{smart_count} عناصر',
+      updated:
+        'لم يُحدَّث أي عنصر |||| تم تحديث العنصر |||| تم تحديث عنصرين |||| تم تحديث %{smart_count} عناصر |||| تم تحديث %{smart_count} عنصرًا |||| تم تحديث %{smart_count} عنصر',
       created: 'تم إنشاء العنصر',
-      deleted: 'تم حذف العنصر |||| تم حذف %{smart_count} عناصر',
+      deleted:
+        'لم يُحذف أي عنصر |||| تم حذف العنصر |||| تم حذف عنصرين |||| تم حذف %{smart_count} عناصر |||| تم حذف %{smart_count} عنصرًا |||| تم حذف %{smart_count} عنصر',
       bad_item: 'عنصر غير صحيح',
       item_doesnt_exist: 'العنصر غير موجود',
       http_error: 'خطأ في الاتصال بالخادم',

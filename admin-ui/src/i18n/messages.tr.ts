@@ -1,5 +1,7 @@
 import type { TranslationMessages } from 'react-admin';
+import { companyDecisionsTurkish } from '../companies/messages.tr';
 import { customersTurkish } from '../customers/messages.tr';
+import { etransfersTurkish } from '../etransfers/messages.tr';
 import {
   paymentsTurkish,
   pendingPaymentsTurkish,
@@ -35,10 +37,19 @@ const app: AppMessages = {
     },
   },
   validation: {
-    min_length: 'En az 4 karakter olmalıdır',
+    min_length: 'En az %{min} karakter olmalıdır',
+    max_length: 'En fazla %{max} karakter olabilir',
     email: 'Lütfen geçerli bir e-posta girin',
+    symbol: '%{min} ile %{max} arasında A–Z harfi veya 0–9 rakamı kullanın',
     passwords_mismatch: 'Şifreler eşleşmiyor',
     required: 'Zorunlu',
+    date_format: 'YYYY-AA-GG tarih biçimini kullanın',
+    no_such_date: 'Takvimde böyle bir tarih yok',
+    password_help: 'En az %{min} karakter',
+    symbol_help: '%{min} ile %{max} arasında A–Z harfi veya 0–9 rakamı, ör. MAPL',
+    wrong_credentials: 'E-posta veya şifre hatalı',
+    company_suspended:
+      'Şirketiniz platform operatörü tarafından askıya alındı. Nedenini öğrenmek için destekle iletişime geçin.',
   },
   session: {
     logging_in: 'JWT ile giriş yapılıyor',
@@ -135,6 +146,13 @@ const app: AppMessages = {
     server_detail:
       'Sunucumuzda bir sorun var gibi görünüyor, lütfen birkaç dakika sonra tekrar deneyin',
     home: 'Ana sayfaya dön',
+    unverified_title: 'Şirketiniz doğrulama bekliyor',
+    unverified:
+      'Platform operatörü şirketinizi henüz doğrulamadı. Bu sayfa doğrulamadan sonra açılır; durumu profilinizde görebilirsiniz.',
+    not_issuer_title: 'Şirketinizin ihraççı statüsü yok',
+    not_issuer:
+      'Fonlama turları, platform operatörü şirketinize ihraççı statüsü verdiğinde açılır; durumu profilinizde görebilirsiniz.',
+    open_profile: 'Profilinizi açın',
     refused: 'Bu sayfa hesabınıza açık değil',
   },
   empty: {
@@ -208,11 +226,13 @@ const app: AppMessages = {
     issuer_granted: 'İhraççı yetkisi verildi',
     issuer_revoked: 'İhraççı yetkisi kaldırıldı',
     search: 'Ara',
+    decisions: companyDecisionsTurkish,
   },
   customers: customersTurkish,
   payments: paymentsTurkish,
   transactions: transactionsTurkish,
   pendingpayments: pendingPaymentsTurkish,
+  etransfers: etransfersTurkish,
 };
 
 const turkishMessages: TranslationMessages = {

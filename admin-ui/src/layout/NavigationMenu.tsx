@@ -1,5 +1,7 @@
 import {
+  Box,
   List,
+  ListItem,
   ListItemButton,
   ListItemIcon,
   ListItemText,
@@ -9,7 +11,7 @@ import {
 import { Fragment } from 'react';
 import { useTranslate } from 'react-admin';
 import { NavLink } from 'react-router-dom';
-import { visibleNavigation } from '../navigation/navigation';
+import { type NavigationItem, visibleNavigation } from '../navigation/navigation';
 import { useSessionUser } from '../session/sessionStore';
 
 /** The seed's groups, filtered by role, verification and issuer status. */
@@ -23,19 +25,20 @@ export function NavigationMenu({
   const translate = useTranslate();
   const user = useSessionUser();
   return (
-    <List
+    // One list per group, named by its heading: a heading is not an item of the list.
+    <Box
       component="nav"
       aria-label={translate('app.nav.navigation')}
-      dense
       sx={{ color: 'inherit', pb: 4 }}
     >
       {visibleNavigation(user).map((group) => (
         <Fragment key={group.id}>
           {compact ? (
-            <li aria-hidden="true" style={{ height: 12 }} />
+            <Box aria-hidden="true" sx={{ height: 12 }} />
           ) : (
             <ListSubheader
-              component="li"
+              id={`nav-group-${group.id}`}
+              component="div"
               disableSticky
               sx={{
                 bgcolor: 'transparent',
@@ -51,34 +54,56 @@ export function NavigationMenu({
               {translate(group.title)}
             </ListSubheader>
           )}
-          {group.children.map((item) => {
-            const title = translate(item.title);
-            const Icon = item.icon;
-            return (
-              <Tooltip key={item.id} title={compact ? title : ''} placement="right">
-                <ListItemButton
-                  component={NavLink}
-                  to={item.url}
-                  onClick={onNavigate}
-                  aria-label={compact ? title : undefined}
-                  sx={{
-                    mx: 1,
-                    borderRadius: 1,
-                    minHeight: 40,
-                    justifyContent: compact ? 'center' : 'flex-start',
-                    '&.active': { bgcolor: 'primary.main', color: 'primary.contrastText' },
-                  }}
-                >
-                  <ListItemIcon sx={{ color: 'inherit', minWidth: compact ? 0 : 40 }}>
-                    <Icon fontSize="small" />
-                  </ListItemIcon>
-                  {!compact && <ListItemText primary={title} />}
-                </ListItemButton>
-              </Tooltip>
-            );
-          })}
+          <List
+            dense
+            disablePadding
+            aria-labelledby={compact ? undefined : `nav-group-${group.id}`}
+            aria-label={compact ? translate(group.title) : undefined}
+          >
+            {group.children.map((item) => (
+              <NavigationLink key={item.id} item={item} compact={compact} onNavigate={onNavigate} />
+            ))}
+          </List>
         </Fragment>
       ))}
-    </List>
+    </Box>
+  );
+}
+
+function NavigationLink({
+  item,
+  compact,
+  onNavigate,
+}: {
+  item: NavigationItem;
+  compact: boolean;
+  onNavigate?: () => void;
+}) {
+  const translate = useTranslate();
+  const title = translate(item.title);
+  const Icon = item.icon;
+  return (
+    <ListItem disablePadding sx={{ display: 'block' }}>
+      <Tooltip title={compact ? title : ''} placement="right">
+        <ListItemButton
+          component={NavLink}
+          to={item.url}
+          onClick={onNavigate}
+          aria-label={compact ? title : undefined}
+          sx={{
+            mx: 1,
+            borderRadius: 1,
+            minHeight: 40,
+            justifyContent: compact ? 'center' : 'flex-start',
+            '&.active': { bgcolor: 'primary.main', color: 'primary.contrastText' },
+          }}
+        >
+          <ListItemIcon sx={{ color: 'inherit', minWidth: compact ? 0 : 40 }}>
+            <Icon fontSize="small" />
+          </ListItemIcon>
+          {!compact && <ListItemText primary={title} />}
+        </ListItemButton>
+      </Tooltip>
+    </ListItem>
   );
 }

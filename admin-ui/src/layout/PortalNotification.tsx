@@ -4,7 +4,8 @@ import { LocaleSync } from '../i18n/LocaleSync';
 import { deliverNoticesTo } from '../session/notices';
 
 /**
- * Toasts at the top centre for 6000 ms (seed section 9), including the session's notices.
+ * Toasts at the bottom centre for 6000 ms, including the session's notices: at the top (seed
+ * section 9) they covered the toolbar and the list's search box.
  * Rendered by react-admin on every page, so it also hosts the locale bridge.
  */
 export function PortalNotification() {
@@ -18,7 +19,7 @@ export function PortalNotification() {
     <>
       <LocaleSync />
       <Notification
-        anchorOrigin={{ vertical: 'top', horizontal: 'center' }}
+        anchorOrigin={{ vertical: 'bottom', horizontal: 'center' }}
         autoHideDuration={6000}
       />
     </>

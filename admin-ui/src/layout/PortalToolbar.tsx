@@ -35,7 +35,7 @@ export function PortalToolbar() {
             textOverflow: 'ellipsis',
           }}
         />
-        <LoadingIndicator />
+        <LoadingIndicator aria-label={translate('ra.page.loading')} />
         <LanguageMenu />
         <SettingsPanel />
         <UserMenu />

@@ -2,6 +2,7 @@ import { Box, MenuItem, TextField, Typography } from '@mui/material';
 import { useLocaleState, useTranslate } from 'react-admin';
 import { authRoles, satisfiesAuth } from '../navigation/roles';
 import { TakePaymentButton } from '../payments/TakePaymentButton';
+import { useTerminals } from '../payments/useTerminals';
 import { activeTerminalId, chooseActiveTerminal, useSessionUser } from '../session/sessionStore';
 import { type SessionUser, terminalDeviceIds } from '../session/sessionUser';
 import { formatCad } from './formatCad';
@@ -52,6 +53,11 @@ export function SidebarHeader({ compact }: { compact: boolean }) {
 function CompanyAccount({ user, locale }: { user: SessionUser; locale: string }) {
   const translate = useTranslate();
   const terminals = terminalDeviceIds(user);
+  // The names the company gave its terminals ("Front desk"); "Terminal 1" until they load.
+  const { terminals: named } = useTerminals();
+  const nameOf = (deviceId: string, index: number) =>
+    named.find((terminal) => terminal.deviceId === deviceId)?.name ??
+    translate('app.header.terminal', { slot: index + 1 });
   return (
     <>
       <Typography variant="body2" data-testid="balance">
@@ -80,7 +86,7 @@ function CompanyAccount({ user, locale }: { user: SessionUser; locale: string })
           >
             {terminals.map((deviceId, index) => (
               <MenuItem key={deviceId} value={deviceId}>
-                {translate('app.header.terminal', { slot: index + 1 })}: {deviceId}
+                {nameOf(deviceId, index)}
               </MenuItem>
             ))}
           </TextField>

@@ -4,7 +4,7 @@ import { Navigate, useLocation } from 'react-router-dom';
 import AccessRefused from '../errors/AccessRefused';
 import { useSessionUser } from '../session/sessionStore';
 import { readStored, storageKeys } from '../session/storage';
-import { canOpen, navigationItem } from './navigation';
+import { navigationItem, refusalOf } from './navigation';
 
 /**
  * A page behind a navigation item: a guest goes to /login (and comes back after signing in);
@@ -26,6 +26,7 @@ function SignedInGuard({ item, children }: { item: string; children: ReactNode }
   useAuthenticated();
   const user = useSessionUser();
   if (!user) return <Loading />;
-  if (!canOpen(navigationItem(item), user)) return <AccessRefused />;
+  const refusal = refusalOf(navigationItem(item), user);
+  if (refusal) return <AccessRefused reason={refusal} />;
   return children;
 }

@@ -96,7 +96,8 @@ export const navigation: NavigationGroup[] = [
         title: 'app.nav.etransfers',
         url: '/etransfers/all',
         icon: CurrencyExchange,
-        auth: companyStaff,
+        // Compliance reads e-transfers as it reads transactions; the commands need a user role.
+        auth: authRoles.customerReaders,
         gate: 'verified',
       },
       {
@@ -194,6 +195,18 @@ function passesGate(gate: Gate | undefined, user: SessionUser | null): boolean {
 
 export function canOpen(item: NavigationItem, user: SessionUser | null): boolean {
   return satisfiesAuth(item.auth, user?.role ?? []) && passesGate(item.gate, user);
+}
+
+/**
+ * Why this user may not open the item: their company still awaits verification, lacks issuer
+ * status, or the item is not for their role at all.
+ */
+export type Refusal = 'unverified' | 'not_issuer' | 'role';
+
+export function refusalOf(item: NavigationItem, user: SessionUser | null): Refusal | undefined {
+  if (canOpen(item, user)) return undefined;
+  if (!satisfiesAuth(item.auth, user?.role ?? [])) return 'role';
+  return user?.data.verified === 1 ? 'not_issuer' : 'unverified';
 }
 
 /** The groups this user sees: items they may open, groups left empty dropped. */

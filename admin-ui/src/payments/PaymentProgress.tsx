@@ -63,7 +63,7 @@ export function PaymentProgress({
       ) : (
         <>
           <Box sx={{ display: 'flex', alignItems: 'center', gap: 1.5 }}>
-            <CircularProgress size={24} />
+            <CircularProgress size={24} aria-label={translate('ra.page.loading')} />
             <Typography variant="h6" component="p" data-testid="payment-waiting">
               {presented
                 ? translate('app.payments.card_presented')

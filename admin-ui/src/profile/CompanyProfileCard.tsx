@@ -1,6 +1,8 @@
+import { companyNameProblem, type FieldProblem } from '@issuer/events/rules';
 import { Button, Card, CardActions, CardContent, TextField, Typography } from '@mui/material';
 import { useState } from 'react';
 import { useLocaleState, useNotify, useTranslate } from 'react-admin';
+import { problemMessage } from '../auth/validators';
 import { formatCad } from '../layout/formatCad';
 import { callApi, fieldErrors } from '../session/http';
 import { refreshProfile } from '../session/refreshProfile';
@@ -12,7 +14,11 @@ function CompanyNameForm({ initial, onDone }: { initial: string; onDone: () => v
   const notify = useNotify();
   const [name, setName] = useState(initial);
   const [error, setError] = useState<string>();
-  const tooShort = name.trim().length < 4;
+  const translateProblem = (found: FieldProblem) => {
+    const { message, args } = problemMessage(found);
+    return translate(message, args);
+  };
+  const problem = companyNameProblem(name);
   const save = async () => {
     try {
       await callApi('/profile', { method: 'PATCH', body: { companyName: name.trim() } });
@@ -35,13 +41,14 @@ function CompanyNameForm({ initial, onDone }: { initial: string; onDone: () => v
         label={translate('app.profile.company_name')}
         value={name}
         onChange={(event) => setName(event.target.value)}
-        error={tooShort || error !== undefined}
-        helperText={tooShort ? translate('app.validation.min_length') : error}
+        error={problem !== undefined || error !== undefined}
+        helperText={problem ? translateProblem(problem) : error}
+        required
         fullWidth
         autoFocus
       />
       <CardActions sx={{ px: 0 }}>
-        <Button type="submit" variant="contained" disabled={tooShort}>
+        <Button type="submit" variant="contained" disabled={problem !== undefined}>
           {translate('app.profile.save')}
         </Button>
         <Button onClick={onDone}>{translate('app.profile.cancel')}</Button>

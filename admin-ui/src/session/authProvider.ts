@@ -1,6 +1,6 @@
 import { type AuthProvider, HttpError } from 'react-admin';
 import { canOpen, navigation } from '../navigation/navigation';
-import { callApi } from './http';
+import { callApi, errorCode } from './http';
 import { sessionMessages } from './messages';
 import { notice } from './notices';
 import { endSession, sessionUser, startSession } from './sessionStore';
@@ -30,6 +30,15 @@ export async function register(form: RegistrationForm): Promise<SessionUser> {
   return begin(await callApi<SessionAnswer>('/auth/register', { method: 'POST', body: form }));
 }
 
+/** Why a stored token no longer signs in: revoked or expired, a suspended company, or else. */
+function resumeFailure(error: unknown): string {
+  if (errorCode(error) === 'company_suspended') return suspendedMessage;
+  if (error instanceof HttpError && error.status === 401) return sessionMessages.invalidToken;
+  return sessionMessages.failed;
+}
+
+const suspendedMessage = 'app.validation.company_suspended';
+
 /**
  * Signs in with the stored token (`GET /api/auth/access-token`), which answers the user and a
  * fresh token. An expired token, a 401 or an answer without a user end the session. Resolves
@@ -44,13 +53,11 @@ export async function resumeSession(): Promise<SessionUser | null> {
     return null;
   }
   try {
-    const user = begin(await callApi<SessionAnswer>('/auth/access-token', { token }));
-    notice(sessionMessages.loggedIn, 'success');
-    return user;
+    // Quietly: a page load is not a sign-in, and a toast on every one covered the toolbar.
+    return begin(await callApi<SessionAnswer>('/auth/access-token', { token }));
   } catch (error) {
     endSession();
-    const unauthorized = error instanceof HttpError && error.status === 401;
-    notice(unauthorized ? sessionMessages.invalidToken : sessionMessages.failed, 'error');
+    notice(resumeFailure(error), 'error');
     return null;
   }
 }
@@ -68,6 +75,7 @@ const guest = { redirectTo: '/login', message: false } as const;
 export const authProvider: AuthProvider = {
   async login({ email, password }: Credentials) {
     begin(await callApi<SessionAnswer>('/auth', { method: 'POST', body: { email, password } }));
+    notice(sessionMessages.loggedIn, 'success');
   },
   logout: signOut,
   async checkAuth() {
@@ -84,6 +92,11 @@ export const authProvider: AuthProvider = {
    * only shows its own message while the session is still alive, so the notice is ours.
    */
   async checkError(error: { status?: number }) {
+    if (errorCode(error) === 'company_suspended') {
+      endSession();
+      notice(suspendedMessage, 'error');
+      throw { redirectTo: '/login', message: false };
+    }
     if (error?.status !== 401) return;
     endSession();
     notice(sessionMessages.invalidToken, 'error');

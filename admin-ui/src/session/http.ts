@@ -19,6 +19,12 @@ export function fieldErrors(error: unknown): Record<string, string> {
   return error.body.error.fields ?? {};
 }
 
+/** The API's error code of a failed call (`company_suspended`), if it answered one. */
+export function errorCode(error: unknown): string | undefined {
+  if (!(error instanceof HttpError) || !isApiErrorBody(error.body)) return undefined;
+  return error.body.error.code;
+}
+
 /**
  * `fetchJson` with the stored token as Bearer and the API's error message as the error's
  * message (react-admin shows it in a toast), the whole body kept for field errors.

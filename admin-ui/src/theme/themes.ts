@@ -131,5 +131,21 @@ export function portalTheme(name: ThemeName, direction: 'ltr' | 'rtl'): RaThemeO
     // The seed's labels ('Register Account', 'Login') are shown as written, not upper-cased.
     typography: { ...base.typography, button: { textTransform: 'none', fontWeight: 600 } },
     navbar: { background: c.navbar, text: c.navbarText },
+    components: { ...base.components, MuiCheckbox: { defaultProps: checkboxLabelOnInput } },
   };
 }
+
+type CheckboxOwner = { 'aria-label'?: string };
+
+/**
+ * A checkbox's `aria-label` names its input, not the span around it: react-admin's row checkboxes
+ * pass it to the Checkbox, which puts it on a span (a prohibited ARIA attribute there) and leaves
+ * the input without a label.
+ */
+const checkboxLabelOnInput = {
+  slotProps: {
+    root: (owner: CheckboxOwner) => (owner['aria-label'] ? { 'aria-label': undefined } : {}),
+    input: (owner: CheckboxOwner) =>
+      owner['aria-label'] ? { 'aria-label': owner['aria-label'] } : {},
+  },
+};

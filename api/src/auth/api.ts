@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { DomainError, invalid, streamCategories, streamName, userSettings } from '@issuer/events';
-import { raisePasswordVersion, recordRevokedTokens } from '@issuer/projections';
+import { isCompanySuspended, raisePasswordVersion, recordRevokedTokens } from '@issuer/projections';
 import { type Context, Hono } from 'hono';
 import { z } from 'zod';
 import {
@@ -16,7 +16,7 @@ import {
   waitForReadModels,
 } from '../http';
 import { openAccount, requestStreamCommands } from './accounts';
-import { authenticate, authenticatedToken, bearerToken } from './authenticate';
+import { authenticate, authenticatedToken, bearerToken, companySuspended } from './authenticate';
 import { settingsUpdated, userDecider } from './businessLogic';
 import {
   companyNameField,
@@ -183,6 +183,7 @@ export const authRoutes: Feature = () =>
       }
       await recordLoginSuccess(pool, attempt, clock());
       const { userId, companyId, roles, passwordVersion } = user;
+      if (await isCompanySuspended(pool, companyId)) throw companySuspended();
       return c.json(
         await sessionAnswer(c, {
           userId,

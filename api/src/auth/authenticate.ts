@@ -1,8 +1,16 @@
-import { forbidden } from '@issuer/events';
+import { DomainError, forbidden } from '@issuer/events';
 import { getTokenStanding } from '@issuer/projections';
 import type { Context, MiddlewareHandler } from 'hono';
 import type { AppEnv } from '../http';
 import { type AccessToken, invalidToken, verifyAccessToken } from './tokens';
+
+/** Every user of a company the platform operator suspended, at sign-in and on every call. */
+export const companySuspended = () =>
+  new DomainError(
+    403,
+    'company_suspended',
+    'Your company is suspended by the platform operator: contact support',
+  );
 
 export function bearerToken(header: string | undefined): string {
   const match = header?.match(/^Bearer\s+([\w-]+\.[\w-]+\.[\w-]*)\s*$/i);
@@ -24,6 +32,7 @@ export async function authenticatedToken(c: Context<AppEnv>): Promise<AccessToke
   );
   const standing = await (tokenStanding?.standing(token) ?? getTokenStanding(pool, token));
   if (standing.revoked || token.passwordVersion < standing.passwordVersion) throw invalidToken();
+  if (standing.companySuspended) throw companySuspended();
   return token;
 }
 

@@ -1,3 +1,12 @@
+import {
+  companyNameProblem,
+  companySymbolProblem,
+  emailProblem,
+  englishProblem,
+  type FieldProblem,
+  fieldLimits,
+  passwordProblem,
+} from '@issuer/events/rules';
 import { z } from 'zod';
 import { commonPasswordMessage, isCommonPassword } from './commonPasswords';
 import { hasControlCharacters, printableOnlyMessage } from './storableJson';
@@ -7,43 +16,35 @@ import { hasControlCharacters, printableOnlyMessage } from './storableJson';
 const required = (label: string) => (issue: { input: unknown }) =>
   issue.input === undefined || issue.input === null ? `${label} is required` : 'Must be text';
 
-export const minPasswordLength = 8;
-export const maxPasswordLength = 128;
+export const minPasswordLength = fieldLimits.passwordMin;
+export const maxPasswordLength = fieldLimits.passwordMax;
 
 /** Emails are compared, reserved and stored lower-cased and trimmed. */
 export function normalizeEmail(email: string): string {
   return email.trim().toLowerCase();
 }
 
-export const emailField = z
-  .string({ error: required('Email') })
-  .trim()
-  .min(1, 'Email is required')
-  .max(254, 'Max character length is 254')
-  .regex(z.regexes.email, 'Please enter a valid email')
-  .transform(normalizeEmail);
+/** A text field held to one of the shared rules (`@issuer/events/rules`, also the UI's). */
+const ruledText = (label: string, problemOf: (value: string) => FieldProblem | undefined) =>
+  z.string({ error: required(label) }).superRefine((value, context) => {
+    const problem = problemOf(value);
+    if (problem) context.addIssue({ code: 'custom', message: englishProblem(problem, label) });
+  });
 
-export const newPasswordField = z
-  .string({ error: required('Password') })
-  .min(1, 'Password is required')
-  .min(minPasswordLength, `Min character length is ${minPasswordLength}`)
-  .max(maxPasswordLength, `Max character length is ${maxPasswordLength}`)
-  .refine((password) => !isCommonPassword(password), commonPasswordMessage);
+export const emailField = ruledText('Email', emailProblem).transform(normalizeEmail);
 
-export const companyNameField = z
-  .string({ error: required('Company name') })
-  .trim()
-  .min(1, 'Company name is required')
-  .min(4, 'Min character length is 4')
-  .max(100, 'Max character length is 100')
+export const newPasswordField = ruledText('Password', passwordProblem).refine(
+  (password) => !isCommonPassword(password),
+  commonPasswordMessage,
+);
+
+export const companyNameField = ruledText('Company name', companyNameProblem)
+  .transform((name) => name.trim())
   .refine((name) => !hasControlCharacters(name), printableOnlyMessage);
 
-export const companySymbolField = z
-  .string({ error: required('Company symbol') })
-  .trim()
-  .min(1, 'Company symbol is required')
-  .transform((symbol) => symbol.toUpperCase())
-  .pipe(z.string().regex(/^[A-Z0-9]{2,10}$/, 'Use 2 to 10 letters A–Z or digits 0–9'));
+export const companySymbolField = ruledText('Company symbol', companySymbolProblem).transform(
+  (symbol) => symbol.trim().toUpperCase(),
+);
 
 export const passwordsDoNotMatch = 'Passwords do not match';
 

@@ -1,9 +1,11 @@
 import { TokenStandingCache } from '@issuer/projections';
+import { decodeJwt } from 'jose';
 import pg from 'pg';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../app';
 import { jsonOf } from '../http/testing/responses';
+import { createOperator } from '../operator/operator';
 import {
   type AccountsHarness,
   registered,
@@ -18,6 +20,7 @@ let otherPool: pg.Pool;
 let otherCache: TokenStandingCache;
 let other: ReturnType<typeof createApp>;
 let standingLookups = 0;
+const operator = { email: 'ops@platform.test', password: 'aurora-Lynx-2025' };
 beforeAll(async () => {
   h = await startAccountsHarness();
   otherPool = new pg.Pool({ connectionString: String(h.pool.options.connectionString), max: 4 });
@@ -40,11 +43,11 @@ const profileOnOther = async (token: string) =>
   (await other.request('/api/profile/about', { headers: { Authorization: `Bearer ${token}` } }))
     .status;
 
-/** Milliseconds until the other process refuses the token (at most 1 s). */
-async function refusedWithin(token: string): Promise<number> {
+/** Milliseconds until the other process refuses the token with `status` (at most 1 s). */
+async function refusedWithin(token: string, status = 401): Promise<number> {
   const started = Date.now();
   while (Date.now() - started < 1_000) {
-    if ((await profileOnOther(token)) === 401) return Date.now() - started;
+    if ((await profileOnOther(token)) === status) return Date.now() - started;
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
   return Number.POSITIVE_INFINITY;
@@ -79,5 +82,26 @@ describe('a token’s standing, remembered by every API process', () => {
     expect(await refusedWithin(token)).toBeLessThan(1_000);
     const { access_token: kept } = await jsonOf<SessionAnswer>(changed);
     expect(await profileOnOther(kept)).toBe(200);
+  });
+
+  it("refuses a suspended company's tokens on another process within one second, and admits them again", async () => {
+    await createOperator(h.deps, operator);
+    const { access_token: operatorToken } = await jsonOf<SessionAnswer>(
+      await h.call('POST', '/api/auth', { body: operator }),
+    );
+    const { access_token: token } = await registered(h);
+    const companyId = String(decodeJwt(token).tid);
+    expect(await profileOnOther(token)).toBe(200);
+    const decide = (action: string) =>
+      h.call('POST', `/api/operator/companies/${companyId}/${action}`, {
+        token: operatorToken,
+        body: { reason: 'Chargebacks under review' },
+      });
+    expect((await decide('suspend')).status).toBe(200);
+    expect(await refusedWithin(token, 403)).toBeLessThan(1_000);
+    // The process that suspended it refuses it from the very next request.
+    expect((await h.call('GET', '/api/profile/about', { token })).status).toBe(403);
+    expect((await decide('reinstate')).status).toBe(200);
+    expect(await refusedWithin(token, 200)).toBeLessThan(1_000);
   });
 });

@@ -20,6 +20,11 @@ export type SetIssuerStatus = {
   type: 'SetIssuerStatus';
   data: { isIssuer: boolean; operatorId: string; now: Date };
 };
+/** The operator's undoable decisions carry the reason they were taken for. */
+type OperatorDecision = { operatorId: string; reason: string; now: Date };
+export type RevokeVerification = { type: 'RevokeVerification'; data: OperatorDecision };
+export type SuspendCompany = { type: 'SuspendCompany'; data: OperatorDecision };
+export type ReinstateCompany = { type: 'ReinstateCompany'; data: OperatorDecision };
 export type RegisterPaymentTerminal = {
   type: 'RegisterPaymentTerminal';
   data: { terminalId: string; name: string; deviceId: string };
@@ -38,6 +43,9 @@ export type CompanyCommand =
   | UpdateCompanyProfile
   | VerifyCompany
   | SetIssuerStatus
+  | RevokeVerification
+  | SuspendCompany
+  | ReinstateCompany
   | RegisterPaymentTerminal
   | RenamePaymentTerminal
   | RemovePaymentTerminal;
@@ -54,6 +62,12 @@ export function decideCompany(command: CompanyCommand, state: Company): CompanyE
       return verify(command, state);
     case 'SetIssuerStatus':
       return setIssuerStatus(command, state);
+    case 'RevokeVerification':
+      return revokeVerification(command, state);
+    case 'SuspendCompany':
+      return suspend(command, state);
+    case 'ReinstateCompany':
+      return reinstate(command, state);
     case 'RegisterPaymentTerminal':
       return registerTerminal(command, state);
     case 'RenamePaymentTerminal':
@@ -105,6 +119,55 @@ function setIssuerStatus({ data }: SetIssuerStatus, state: Registered): CompanyE
   return isIssuer
     ? [{ type: 'IssuerStatusGranted', data: { companyId, grantedBy: operatorId, grantedAt: at } }]
     : [{ type: 'IssuerStatusRevoked', data: { companyId, revokedBy: operatorId, revokedAt: at } }];
+}
+
+/** Taking back what is not there is refused, so a stale screen never records a false reason. */
+function revokeVerification({ data }: RevokeVerification, state: Registered): CompanyEvent[] {
+  if (!state.verified) throw conflict('This company is not verified');
+  const { operatorId, reason, now } = data;
+  return [
+    {
+      type: 'CompanyVerificationRevoked',
+      data: {
+        companyId: state.companyId,
+        reason,
+        revokedBy: operatorId,
+        revokedAt: now.toISOString(),
+      },
+    },
+  ];
+}
+
+function suspend({ data }: SuspendCompany, state: Registered): CompanyEvent[] {
+  if (state.suspended) throw conflict('This company is already suspended');
+  const { operatorId, reason, now } = data;
+  return [
+    {
+      type: 'CompanySuspended',
+      data: {
+        companyId: state.companyId,
+        reason,
+        suspendedBy: operatorId,
+        suspendedAt: now.toISOString(),
+      },
+    },
+  ];
+}
+
+function reinstate({ data }: ReinstateCompany, state: Registered): CompanyEvent[] {
+  if (!state.suspended) throw conflict('This company is not suspended');
+  const { operatorId, reason, now } = data;
+  return [
+    {
+      type: 'CompanyReinstated',
+      data: {
+        companyId: state.companyId,
+        reason,
+        reinstatedBy: operatorId,
+        reinstatedAt: now.toISOString(),
+      },
+    },
+  ];
 }
 
 function registerTerminal({ data }: RegisterPaymentTerminal, state: Registered): CompanyEvent[] {

@@ -18,6 +18,8 @@ export type Company =
       avatar: string | null;
       verified: boolean;
       isIssuer: boolean;
+      /** Suspended by the operator: the company's users are refused until it is reinstated. */
+      suspended: boolean;
       /** In registration order: the first fills terminalDeviceId, the next …2, then …3. */
       terminals: readonly PaymentTerminal[];
     };
@@ -35,6 +37,7 @@ export function evolveCompany(state: Company, event: CompanyEvent): Company {
       avatar: null,
       verified: false,
       isIssuer: false,
+      suspended: false,
       terminals: [],
     };
   }
@@ -48,6 +51,12 @@ export function evolveCompany(state: Company, event: CompanyEvent): Company {
       return { ...state, isIssuer: true };
     case 'IssuerStatusRevoked':
       return { ...state, isIssuer: false };
+    case 'CompanyVerificationRevoked':
+      return { ...state, verified: false };
+    case 'CompanySuspended':
+      return { ...state, suspended: true };
+    case 'CompanyReinstated':
+      return { ...state, suspended: false };
     case 'PaymentTerminalRegistered': {
       const { terminalId, name, deviceId } = event.data;
       return { ...state, terminals: [...state.terminals, { terminalId, name, deviceId }] };

@@ -65,6 +65,8 @@ describe('the platform operator', () => {
       symbol: expect.any(String),
       verified: false,
       isIssuer: false,
+      suspended: false,
+      suspensionReason: null,
       terminalCount: 0,
       fiatBalanceCad: 0,
       registeredAt: expect.any(String),

@@ -22,6 +22,7 @@ import {
   pathParams,
   queryParams,
 } from '../http';
+import { companyHistory } from './companyHistory';
 import { operatorRole } from './operator';
 
 const maxPageSize = 500;
@@ -57,6 +58,20 @@ const companyPath = z.strictObject({ id: z.uuid('Unknown company') });
 const issuerSchema = z.strictObject({
   isIssuer: z.boolean({ error: 'isIssuer must be true or false' }),
 });
+/** Suspending, reinstating and revoking a verification say why: the company's history keeps it. */
+const decisionSchema = z.strictObject({
+  reason: z
+    .string({ error: 'Give a reason' })
+    .trim()
+    .min(1, 'Give a reason')
+    .max(500, 'Max character length is 500')
+    .refine((reason) => !hasControlCharacters(reason), printableOnlyMessage),
+});
+const decisionCommands = {
+  suspend: 'SuspendCompany',
+  reinstate: 'ReinstateCompany',
+  'revoke-verification': 'RevokeVerification',
+} as const;
 
 /** A company as the operator's react-admin list and show pages read it. */
 function companyRecord(company: CompanyListRow) {
@@ -66,6 +81,8 @@ function companyRecord(company: CompanyListRow) {
     symbol: company.symbol,
     verified: company.verified,
     isIssuer: company.isIssuer,
+    suspended: company.suspended,
+    suspensionReason: company.suspensionReason,
     terminalCount: company.terminals.length,
     fiatBalanceCad: centsToCad(company.fiatBalanceCents),
     registeredAt: company.registeredAt,
@@ -105,6 +122,22 @@ async function onCompany(c: Context<AppEnv>, companyId: string, command: Company
     companyId,
   });
   return companyOrNotFound(c, companyId);
+}
+
+/** An operator decision that names its reason (suspend, reinstate, revoke the verification). */
+async function decide(
+  c: Context<AppEnv>,
+  type: (typeof decisionCommands)[keyof typeof decisionCommands],
+  companyId: string,
+  reason: string,
+) {
+  const record = await onCompany(c, companyId, {
+    type,
+    data: { operatorId: c.var.caller.userId, reason, now: c.var.deps.clock() },
+  });
+  // This process refuses (or admits) the company's tokens at once, before PostgreSQL's notice.
+  c.var.deps.tokenStanding?.forget('');
+  return record;
 }
 
 export const operatorRoutes: Feature = () =>
@@ -156,4 +189,44 @@ export const operatorRoutes: Feature = () =>
         });
         return c.json(record, 200);
       },
-    );
+    )
+    .post(
+      '/operator/companies/:id/suspend',
+      idempotent,
+      pathParams(companyPath),
+      jsonBody(decisionSchema),
+      async (c) => {
+        const { id } = c.req.valid('param');
+        const { reason } = c.req.valid('json');
+        return c.json(await decide(c, decisionCommands.suspend, id, reason), 200);
+      },
+    )
+    .post(
+      '/operator/companies/:id/reinstate',
+      idempotent,
+      pathParams(companyPath),
+      jsonBody(decisionSchema),
+      async (c) => {
+        const { id } = c.req.valid('param');
+        const { reason } = c.req.valid('json');
+        return c.json(await decide(c, decisionCommands.reinstate, id, reason), 200);
+      },
+    )
+    .post(
+      '/operator/companies/:id/revoke-verification',
+      idempotent,
+      pathParams(companyPath),
+      jsonBody(decisionSchema),
+      async (c) => {
+        const { id } = c.req.valid('param');
+        const { reason } = c.req.valid('json');
+        const command = decisionCommands['revoke-verification'];
+        return c.json(await decide(c, command, id, reason), 200);
+      },
+    )
+    .get('/operator/companies/:id/history', pathParams(companyPath), async (c) => {
+      const { id } = c.req.valid('param');
+      const entries = await companyHistory(c.var.deps, c.var.caller.companyId, id);
+      if (!entries) throw notFound('Company');
+      return c.json({ id, entries }, 200);
+    });

@@ -6,7 +6,7 @@ import { z } from 'zod';
  * rename. Every event's metadata also carries the company id.
  */
 
-export const companySymbolPattern = /^[A-Z0-9]{2,10}$/;
+export { companySymbolPattern } from '../rules/fieldRules';
 
 export const companyRegisteredData = z.object({
   companyId: z.string(),
@@ -38,6 +38,29 @@ export const issuerStatusRevokedData = z.object({
   companyId: z.string(),
   revokedBy: z.string(),
   revokedAt: z.string(),
+});
+
+/** The operator took the verification back, with a reason: the company is unverified again. */
+export const companyVerificationRevokedData = z.object({
+  companyId: z.string(),
+  reason: z.string(),
+  revokedBy: z.string(),
+  revokedAt: z.string(),
+});
+
+/** The operator suspended the company, with a reason: its users are refused until reinstated. */
+export const companySuspendedData = z.object({
+  companyId: z.string(),
+  reason: z.string(),
+  suspendedBy: z.string(),
+  suspendedAt: z.string(),
+});
+
+export const companyReinstatedData = z.object({
+  companyId: z.string(),
+  reason: z.string(),
+  reinstatedBy: z.string(),
+  reinstatedAt: z.string(),
 });
 
 export const paymentTerminalRegisteredData = z.object({
@@ -81,6 +104,18 @@ export type IssuerStatusRevoked = {
   type: 'IssuerStatusRevoked';
   data: z.infer<typeof issuerStatusRevokedData>;
 };
+export type CompanyVerificationRevoked = {
+  type: 'CompanyVerificationRevoked';
+  data: z.infer<typeof companyVerificationRevokedData>;
+};
+export type CompanySuspended = {
+  type: 'CompanySuspended';
+  data: z.infer<typeof companySuspendedData>;
+};
+export type CompanyReinstated = {
+  type: 'CompanyReinstated';
+  data: z.infer<typeof companyReinstatedData>;
+};
 export type PaymentTerminalRegistered = {
   type: 'PaymentTerminalRegistered';
   data: z.infer<typeof paymentTerminalRegisteredData>;
@@ -100,6 +135,9 @@ export type CompanyEvent =
   | CompanyVerified
   | IssuerStatusGranted
   | IssuerStatusRevoked
+  | CompanyVerificationRevoked
+  | CompanySuspended
+  | CompanyReinstated
   | PaymentTerminalRegistered
   | PaymentTerminalRenamed
   | PaymentTerminalRemoved;
@@ -114,6 +152,9 @@ export const companyEventSchemas = {
   CompanyVerified: companyVerifiedData,
   IssuerStatusGranted: issuerStatusGrantedData,
   IssuerStatusRevoked: issuerStatusRevokedData,
+  CompanyVerificationRevoked: companyVerificationRevokedData,
+  CompanySuspended: companySuspendedData,
+  CompanyReinstated: companyReinstatedData,
   PaymentTerminalRegistered: paymentTerminalRegisteredData,
   PaymentTerminalRenamed: paymentTerminalRenamedData,
   PaymentTerminalRemoved: paymentTerminalRemovedData,

@@ -14,6 +14,14 @@ import {
   type WalletEvent,
 } from '../etransfers/events';
 import { declineReason, type PaymentEvent, paymentCurrency } from '../payments/events';
+import {
+  type BillingSettingsEvent,
+  billingSettingsEventSchemas,
+  type PlanEvent,
+  planEventSchemas,
+  type SubscriptionEvent,
+  subscriptionEventSchemas,
+} from '../subscriptions/events';
 import type { EmailReservationEvent, UserEvent } from '../users/events';
 
 /**
@@ -33,7 +41,10 @@ export type InternalEvent =
   | CustomerEmailReservationEvent
   | PaymentEvent
   | EtransferEvent
-  | WalletEvent;
+  | WalletEvent
+  | PlanEvent
+  | SubscriptionEvent
+  | BillingSettingsEvent;
 
 export type InternalEventType = InternalEvent['type'];
 
@@ -122,6 +133,24 @@ export const publicPayloads = {
   CompanyVerified: z.strictObject({ companyId, verifiedBy: z.string(), verifiedAt: isoTime }),
   IssuerStatusGranted: z.strictObject({ companyId, grantedBy: z.string(), grantedAt: isoTime }),
   IssuerStatusRevoked: z.strictObject({ companyId, revokedBy: z.string(), revokedAt: isoTime }),
+  CompanyVerificationRevoked: z.strictObject({
+    companyId,
+    reason: z.string(),
+    revokedBy: z.string(),
+    revokedAt: isoTime,
+  }),
+  CompanySuspended: z.strictObject({
+    companyId,
+    reason: z.string(),
+    suspendedBy: z.string(),
+    suspendedAt: isoTime,
+  }),
+  CompanyReinstated: z.strictObject({
+    companyId,
+    reason: z.string(),
+    reinstatedBy: z.string(),
+    reinstatedAt: isoTime,
+  }),
   PaymentTerminalRegistered: z.strictObject({
     companyId,
     terminalId: z.string(),
@@ -325,6 +354,15 @@ export const integrationMappings = {
   IssuerStatusRevoked: published(p.IssuerStatusRevoked, (d) =>
     pick(d, ['companyId', 'revokedBy', 'revokedAt']),
   ),
+  CompanyVerificationRevoked: published(p.CompanyVerificationRevoked, (d) =>
+    pick(d, ['companyId', 'reason', 'revokedBy', 'revokedAt']),
+  ),
+  CompanySuspended: published(p.CompanySuspended, (d) =>
+    pick(d, ['companyId', 'reason', 'suspendedBy', 'suspendedAt']),
+  ),
+  CompanyReinstated: published(p.CompanyReinstated, (d) =>
+    pick(d, ['companyId', 'reason', 'reinstatedBy', 'reinstatedAt']),
+  ),
   PaymentTerminalRegistered: published(p.PaymentTerminalRegistered, (d) =>
     pick(d, ['companyId', 'terminalId', 'name', 'deviceId']),
   ),
@@ -506,6 +544,7 @@ export const integrationMappings = {
   ),
   WalletCredited: unpublished(walletReason),
   WalletDebited: unpublished(walletReason),
+  ...billingMappings(),
 } satisfies { [Type in InternalEventType]: Mapping<Type> };
 
 export type PublishedEventType = {
@@ -520,4 +559,25 @@ export function integrationMapping(type: string): Mapping<InternalEventType> | u
   return Object.hasOwn(integrationMappings, type)
     ? integrationMappings[type as InternalEventType]
     : undefined;
+}
+
+/**
+ * Plans, subscriptions, invoices and billing settings carry no secret: their public payload is
+ * the internal event's data, field for field (strict, so a new internal field must be added here
+ * on purpose).
+ */
+function billingMappings() {
+  const schemas = {
+    ...planEventSchemas,
+    ...subscriptionEventSchemas,
+    ...billingSettingsEventSchemas,
+  };
+  type BillingType = keyof typeof schemas;
+  const entries = Object.entries(schemas).map(([type, schema]) => [
+    type,
+    published(z.strictObject(schema.shape), (data) => data as never),
+  ]);
+  return Object.fromEntries(entries) as {
+    [Type in BillingType]: PublishedMapping<Type, z.ZodType<DataOf<Type>>>;
+  };
 }

@@ -25,6 +25,7 @@ export {
   type CompanySortField,
   companySortFields,
   getCompanyProfile,
+  isCompanySuspended,
   listCompanies,
 } from './companies/queries';
 export {

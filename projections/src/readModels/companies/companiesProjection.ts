@@ -6,6 +6,7 @@ import {
 } from '@issuer/events';
 import type { PoolClient } from 'pg';
 import type { Projection } from '../../projection';
+import { companyStandingTriggers } from '../revokedTokens/tokenStandingNotices';
 
 export interface TerminalRow {
   id: string;
@@ -21,6 +22,9 @@ export interface CompanyRow {
   avatar: string | null;
   verified: boolean;
   isIssuer: boolean;
+  /** Suspended by the operator, and why (null when not suspended). */
+  suspended: boolean;
+  suspensionReason: string | null;
   /** In slot order: terminalDeviceId, …2, …3. */
   terminals: TerminalRow[];
   registeredAt: string;
@@ -41,6 +45,8 @@ CREATE TABLE IF NOT EXISTS companies (
   registered_at timestamptz NOT NULL,
   position bigint NOT NULL
 );
+ALTER TABLE companies ADD COLUMN IF NOT EXISTS suspended boolean NOT NULL DEFAULT false;
+ALTER TABLE companies ADD COLUMN IF NOT EXISTS suspension_reason text;
 CREATE INDEX IF NOT EXISTS companies_name_idx ON companies (lower(name));
 CREATE INDEX IF NOT EXISTS companies_symbol_idx ON companies (symbol);
 `;
@@ -56,6 +62,7 @@ export const companiesProjection: Projection = {
   tables: ['companies'],
   async migrate(client) {
     await client.query(migration);
+    await client.query(companyStandingTriggers());
   },
   async apply(events, client) {
     const touched = await loadCompanies(client, companyIdsOf(events));
@@ -99,6 +106,8 @@ export function evolveCompanyRow(
       avatar: null,
       verified: false,
       isIssuer: false,
+      suspended: false,
+      suspensionReason: null,
       terminals: [],
       registeredAt,
       position,
@@ -114,6 +123,12 @@ export function evolveCompanyRow(
       return { ...row, isIssuer: true, position };
     case 'IssuerStatusRevoked':
       return { ...row, isIssuer: false, position };
+    case 'CompanyVerificationRevoked':
+      return { ...row, verified: false, position };
+    case 'CompanySuspended':
+      return { ...row, suspended: true, suspensionReason: event.data.reason, position };
+    case 'CompanyReinstated':
+      return { ...row, suspended: false, suspensionReason: null, position };
     case 'PaymentTerminalRegistered': {
       const { terminalId, name, deviceId } = event.data;
       return {
@@ -145,6 +160,8 @@ interface StoredCompany {
   avatar: string | null;
   verified: boolean;
   is_issuer: boolean;
+  suspended: boolean;
+  suspension_reason: string | null;
   terminals: TerminalRow[];
   registered_at: Date;
   position: string;
@@ -158,6 +175,8 @@ export function toCompanyRow(stored: StoredCompany): CompanyRow {
     avatar: stored.avatar,
     verified: stored.verified,
     isIssuer: stored.is_issuer,
+    suspended: stored.suspended,
+    suspensionReason: stored.suspension_reason,
     terminals: stored.terminals,
     registeredAt: stored.registered_at.toISOString(),
     position: BigInt(stored.position),
@@ -165,7 +184,7 @@ export function toCompanyRow(stored: StoredCompany): CompanyRow {
 }
 
 export const companyColumns =
-  'company_id, name, symbol, avatar, verified, is_issuer, terminals, registered_at, position';
+  'company_id, name, symbol, avatar, verified, is_issuer, suspended, suspension_reason, terminals, registered_at, position';
 
 async function loadCompanies(
   client: PoolClient,
@@ -184,14 +203,18 @@ async function upsertCompanies(client: PoolClient, rows: readonly CompanyRow[]):
   const records = rows.map((row) => ({ ...row, position: row.position.toString() }));
   await client.query(
     `INSERT INTO companies AS c
-       (company_id, name, symbol, avatar, verified, is_issuer, terminals, registered_at, position)
-     SELECT "companyId", name, symbol, avatar, verified, "isIssuer", terminals, "registeredAt", position
+       (company_id, name, symbol, avatar, verified, is_issuer, suspended, suspension_reason,
+        terminals, registered_at, position)
+     SELECT "companyId", name, symbol, avatar, verified, "isIssuer", suspended, "suspensionReason",
+            terminals, "registeredAt", position
        FROM jsonb_to_recordset($1::jsonb) AS r(
          "companyId" text, name text, symbol text, avatar text, verified boolean,
-         "isIssuer" boolean, terminals jsonb, "registeredAt" timestamptz, position bigint)
+         "isIssuer" boolean, suspended boolean, "suspensionReason" text, terminals jsonb,
+         "registeredAt" timestamptz, position bigint)
      ON CONFLICT (company_id) DO UPDATE SET
        name = EXCLUDED.name, symbol = EXCLUDED.symbol, avatar = EXCLUDED.avatar,
        verified = EXCLUDED.verified, is_issuer = EXCLUDED.is_issuer,
+       suspended = EXCLUDED.suspended, suspension_reason = EXCLUDED.suspension_reason,
        terminals = EXCLUDED.terminals, position = EXCLUDED.position
      WHERE c.position < EXCLUDED.position`,
     [JSON.stringify(records)],

@@ -114,3 +114,12 @@ function companyFilter(filter: CompanyListQuery['filter']): { where: string; par
   if (filter.excludeCompanyId) add((p) => `companies.company_id <> ${p}`, filter.excludeCompanyId);
   return { where: conditions.length ? `WHERE ${conditions.join(' AND ')}` : '', params };
 }
+
+/** Whether the platform operator has suspended the company (false for an unknown one). */
+export async function isCompanySuspended(db: Queryable, companyId: string): Promise<boolean> {
+  const { rows } = await db.query<{ suspended: boolean }>(
+    'SELECT suspended FROM companies WHERE company_id = $1',
+    [companyId],
+  );
+  return rows[0]?.suspended ?? false;
+}

@@ -129,6 +129,34 @@ describe('customers read model', () => {
     ]);
   });
 
+  it('sorts customers without a name last in both directions, by their email', async () => {
+    await db.apply(
+      customersProjection,
+      recorded(
+        [
+          added('co-d', 'd1', { name: 'Bea', email: 'bea@x.test' }),
+          added('co-d', 'd2', { name: '', email: 'zed@x.test' }),
+          added('co-d', 'd3', { name: 'Abe', email: 'abe@x.test' }),
+          added('co-d', 'd4', { name: '', email: 'amy@x.test' }),
+        ],
+        500n,
+      ),
+    );
+    const order = async (sort: 'ASC' | 'DESC') =>
+      (await list('co-d', { sort: { field: 'name', order: sort } })).rows.map((row) => row.email);
+    expect(await order('ASC')).toEqual(['abe@x.test', 'bea@x.test', 'amy@x.test', 'zed@x.test']);
+    expect(await order('DESC')).toEqual(['bea@x.test', 'abe@x.test', 'zed@x.test', 'amy@x.test']);
+    const streamed: string[] = [];
+    for await (const batch of streamCustomers(db.pool, {
+      companyId: 'co-d',
+      sort: { field: 'name', order: 'DESC' },
+      filter: {},
+    })) {
+      streamed.push(...batch.map((row) => row.email));
+    }
+    expect(streamed).toEqual(await order('DESC'));
+  });
+
   describe('a company of 57 customers', () => {
     const names = Array.from(
       { length: 57 },

@@ -69,8 +69,11 @@ CREATE TABLE IF NOT EXISTS customers (
 );
 CREATE INDEX IF NOT EXISTS customers_search_idx
   ON customers USING gin (company_id, search gin_trgm_ops) WHERE NOT removed;
-CREATE INDEX IF NOT EXISTS customers_name_idx
-  ON customers (company_id, name, customer_id) WHERE NOT removed;
+DROP INDEX IF EXISTS customers_name_idx;
+CREATE INDEX IF NOT EXISTS customers_named_first_idx
+  ON customers (company_id, (name = ''), name, email, customer_id) WHERE NOT removed;
+CREATE INDEX IF NOT EXISTS customers_named_first_desc_idx
+  ON customers (company_id, (name = ''), name DESC, email DESC, customer_id DESC) WHERE NOT removed;
 CREATE INDEX IF NOT EXISTS customers_email_idx
   ON customers (company_id, email, customer_id) WHERE NOT removed;
 CREATE INDEX IF NOT EXISTS customers_created_idx

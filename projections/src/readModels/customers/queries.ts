@@ -45,6 +45,8 @@ export interface CustomerFilter {
 export interface CustomerSort {
   field: CustomerSortField;
   order: 'ASC' | 'DESC';
+  /** Read from the end (a deep page): every part of the order turned round. */
+  reversed?: boolean;
 }
 
 export interface CustomerListQuery {
@@ -156,10 +158,19 @@ const shallowPages = 1_000;
 const flip = (sort: CustomerSort): CustomerSort => ({
   ...sort,
   order: sort.order === 'ASC' ? 'DESC' : 'ASC',
+  reversed: !sort.reversed,
 });
 
-function orderBy({ field, order }: CustomerSort): string {
-  return `${customerSortFields[field]} ${order}, customer_id ${order}`;
+/**
+ * Customers without a name come after the named ones in both directions (the email then orders
+ * them); a page read backwards (`reversed`) puts them first, to be turned round after.
+ */
+function orderBy({ field, order, reversed }: CustomerSort): string {
+  const column = customerSortFields[field];
+  const ordered = `${column} ${order}, customer_id ${order}`;
+  if (field !== 'name') return ordered;
+  const empty = reversed ? 'DESC' : 'ASC';
+  return `(name = '') ${empty}, ${column} ${order}, email ${order}, customer_id ${order}`;
 }
 
 interface Where {

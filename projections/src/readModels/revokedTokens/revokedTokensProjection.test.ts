@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { companiesProjection } from '../companies/companiesProjection';
 import { projectionDatabase, recorded } from '../testing';
 import { usersProjection } from '../users/usersProjection';
 import {
@@ -9,7 +10,7 @@ import {
 
 let db: Awaited<ReturnType<typeof projectionDatabase>>;
 beforeAll(async () => {
-  db = await projectionDatabase([usersProjection, revokedTokensProjection]);
+  db = await projectionDatabase([companiesProjection, usersProjection, revokedTokensProjection]);
 });
 afterAll(() => db.pool.end());
 
@@ -24,6 +25,7 @@ describe('revoked tokens read model', () => {
     expect(await getTokenStanding(db.pool, { userId: 'u-1', tokenId: 'jti-1' })).toEqual({
       revoked: true,
       passwordVersion: 0,
+      companySuspended: false,
     });
     expect(await getTokenStanding(db.pool, { userId: 'u-1', tokenId: 'jti-2' })).toMatchObject({
       revoked: false,

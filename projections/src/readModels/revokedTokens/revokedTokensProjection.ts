@@ -84,6 +84,8 @@ export interface TokenStanding {
   revoked: boolean;
   /** The user's current password version; 0 when the read model has no row for them yet. */
   passwordVersion: number;
+  /** The token's company is suspended by the platform operator. */
+  companySuspended: boolean;
 }
 
 /**
@@ -92,14 +94,23 @@ export interface TokenStanding {
  */
 export async function getTokenStanding(
   db: Queryable,
-  ids: { userId: string; tokenId: string; sessionId?: string },
+  ids: { userId: string; tokenId: string; sessionId?: string; companyId?: string },
 ): Promise<TokenStanding> {
-  const { rows } = await db.query<{ revoked: boolean; password_version: number | null }>(
+  const { rows } = await db.query<{
+    revoked: boolean;
+    password_version: number | null;
+    suspended: boolean | null;
+  }>(
     `SELECT EXISTS (SELECT 1 FROM revoked_tokens WHERE token_id = $2)
               OR EXISTS (SELECT 1 FROM revoked_tokens WHERE session_id = $3) AS revoked,
-            (SELECT password_version FROM users WHERE user_id = $1) AS password_version`,
-    [ids.userId, ids.tokenId, ids.sessionId ?? ids.tokenId],
+            (SELECT password_version FROM users WHERE user_id = $1) AS password_version,
+            (SELECT suspended FROM companies WHERE company_id = $4) AS suspended`,
+    [ids.userId, ids.tokenId, ids.sessionId ?? ids.tokenId, ids.companyId ?? ''],
   );
   const row = rows[0];
-  return { revoked: row?.revoked ?? false, passwordVersion: row?.password_version ?? 0 };
+  return {
+    revoked: row?.revoked ?? false,
+    passwordVersion: row?.password_version ?? 0,
+    companySuspended: row?.suspended ?? false,
+  };
 }

@@ -17,6 +17,8 @@ type StoredUserWithCompany = StoredUser & {
   c_avatar: string | null;
   c_verified: boolean;
   c_is_issuer: boolean;
+  c_suspended: boolean;
+  c_suspension_reason: string | null;
   c_terminals: CompanyProfile['terminals'];
   c_registered_at: Date;
   c_position: string;
@@ -42,6 +44,7 @@ export async function getUserWithCompany(
     `SELECT ${prefixed(userColumns, 'u')},
             c.company_id AS c_company_id, c.name AS c_name, c.symbol AS c_symbol,
             c.avatar AS c_avatar, c.verified AS c_verified, c.is_issuer AS c_is_issuer,
+            c.suspended AS c_suspended, c.suspension_reason AS c_suspension_reason,
             c.terminals AS c_terminals, c.registered_at AS c_registered_at,
             c.position AS c_position, c.fiat_balance_cents AS c_fiat_balance_cents,
             c.currency AS c_currency
@@ -63,6 +66,8 @@ function companyOf(stored: StoredUserWithCompany): CompanyProfile | undefined {
     avatar: stored.c_avatar,
     verified: stored.c_verified,
     isIssuer: stored.c_is_issuer,
+    suspended: stored.c_suspended,
+    suspensionReason: stored.c_suspension_reason,
     terminals: stored.c_terminals,
     registeredAt: stored.c_registered_at.toISOString(),
     position: BigInt(stored.c_position),

@@ -1,0 +1,47 @@
+import type { CompanyDecisionMessages } from './messages.en';
+
+export const companyDecisionsTurkish: CompanyDecisionMessages = {
+  verify_title: '%{name} doğrulansın mı?',
+  verify_text:
+    'Bu şirket için müşteriler, ödemeler ve fonlama turları açılır. Doğrulamayı daha sonra bir gerekçeyle geri alabilirsiniz.',
+  grant_title: '%{name} şirketine ihraççı statüsü verilsin mi?',
+  grant_text: 'Şirket bundan sonra fonlama turları düzenleyebilir.',
+  revoke_issuer_title: '%{name} şirketinin ihraççı statüsü geri alınsın mı?',
+  revoke_issuer_text: 'Şirket artık fonlama turu düzenleyemez.',
+  revoke_verification: 'Doğrulamayı geri al',
+  revoke_verification_title: '%{name} şirketinin doğrulaması geri alınsın mı?',
+  revoke_verification_text:
+    'Şirket yeniden doğrulama bekler: müşterileri, ödemeleri ve fonlama turları yeniden doğrulanana kadar kapanır.',
+  suspend: 'Askıya al',
+  suspend_title: '%{name} askıya alınsın mı?',
+  suspend_text:
+    'Siz yeniden etkinleştirene kadar şirketin kullanıcıları girişte ve her ekranda reddedilir.',
+  reinstate: 'Yeniden etkinleştir',
+  reinstate_title: '%{name} yeniden etkinleştirilsin mi?',
+  reinstate_text: 'Şirketin kullanıcıları yeniden giriş yapıp çalışabilir.',
+  reason: 'Gerekçe',
+  reason_help: 'Zorunlu; şirketin geçmişinde saklanır',
+  confirm: 'Onayla',
+  cancel: 'İptal',
+  close: 'Kapat',
+  more: '%{name} için diğer işlemler',
+  history: 'Geçmiş',
+  history_title: '%{name} geçmişi',
+  history_empty: 'Henüz değişiklik yok',
+  by: '%{actor} tarafından',
+  why: 'Gerekçe: %{reason}',
+  someone: 'bilinmeyen bir kullanıcı',
+  suspended: 'Askıda',
+  suspended_notice: 'Şirket askıya alındı',
+  reinstated_notice: 'Şirket yeniden etkinleştirildi',
+  verification_revoked_notice: 'Doğrulama geri alındı',
+  events: {
+    CompanyRegistered: 'Kaydoldu',
+    CompanyVerified: 'Doğrulandı',
+    CompanyVerificationRevoked: 'Doğrulama geri alındı',
+    IssuerStatusGranted: 'İhraççı statüsü verildi',
+    IssuerStatusRevoked: 'İhraççı statüsü geri alındı',
+    CompanySuspended: 'Askıya alındı',
+    CompanyReinstated: 'Yeniden etkinleştirildi',
+  },
+};

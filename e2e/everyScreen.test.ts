@@ -1,0 +1,227 @@
+import { createRequire } from 'node:module';
+import type { Page } from 'playwright-core';
+import { expect, it } from 'vitest';
+import type { Company, Portal } from './support/portal';
+import { operatorAccount } from './support/portal';
+import { freshPage, open, seedStorage, sidewaysOverflow, tokenKey } from './support/screens';
+import { describeInBrowser } from './support/suite';
+
+const axeSource: string = createRequire(import.meta.url)('axe-core').source;
+
+/** WCAG 2.1 A and AA, the rules issue 14 holds every screen to. */
+const wcagTags = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
+
+const languages = ['en', 'tr', 'ar'] as const;
+const layouts = {
+  default: { mode: 'fullwidth', position: 'left' },
+  'boxed+right': { mode: 'boxed', position: 'right' },
+} as const;
+const widths = [
+  { width: 1280, height: 800 },
+  { width: 390, height: 844 },
+];
+
+/** Every screen of a verified issuer's shell (App.tsx's routes and the navigation's items). */
+const issuerScreens = (customerId: string) => [
+  '/profile',
+  '/pages/profile',
+  '/dashboard',
+  '/documents',
+  '/customers/all',
+  '/customers/hot',
+  '/customers/starred',
+  // A search that finds nothing: "No customers found", in the view of hot leads too.
+  `/customers/all?filter=${encodeURIComponent('{"q":"nobody-here"}')}`,
+  `/customers/hot?filter=${encodeURIComponent('{"q":"nobody-here"}')}`,
+  `/customers/all/${customerId}`,
+  '/transactions/all',
+  '/pendingpayments/all',
+  '/etransfers/all',
+  '/nftorders/all',
+  '/subscriptions/all',
+  '/fundingrounds',
+  '/fundingrounds/round/1/first-round',
+];
+
+const guestScreens = ['/login', '/register', '/errors/error-404', '/errors/error-500'];
+
+interface Finding {
+  where: string;
+  what: string;
+}
+
+/** A settled screen: no progress indicator, the app's loading over. */
+async function settled(page: Page): Promise<void> {
+  await page.waitForLoadState('load');
+  await page.waitForTimeout(250);
+  await page
+    .locator('[role=progressbar]')
+    .first()
+    .waitFor({ state: 'detached', timeout: 5_000 })
+    .catch(() => {});
+}
+
+/** Moves the single-page app to `path` without reloading it (react-router follows popstate). */
+async function go(page: Page, path: string): Promise<void> {
+  await page.evaluate((next) => {
+    window.history.pushState({}, '', next);
+    window.dispatchEvent(new PopStateEvent('popstate'));
+  }, path);
+  await settled(page);
+}
+
+const rawPlaceholders = (page: Page) =>
+  page.evaluate(() =>
+    // biome-ignore lint/performance/useDomNodeTextContent: the visible text is what is checked
+    document.body.innerText
+      .split('\n')
+      .filter((line) => line.includes('%{'))
+      .slice(0, 3),
+  );
+
+async function axeViolations(page: Page): Promise<string[]> {
+  if (!(await page.evaluate(() => 'axe' in window)))
+    await page.addScriptTag({ content: axeSource });
+  return page.evaluate(async (tags) => {
+    const axe = (window as unknown as { axe: typeof import('axe-core') }).axe;
+    const result = await axe.run(document, { runOnly: { type: 'tag', values: tags } });
+    return result.violations.map(
+      (violation) =>
+        `${violation.id} (${violation.nodes.length}): ${violation.nodes
+          .slice(0, 2)
+          .map((node) => node.target.join(' '))
+          .join(' | ')}`,
+    );
+  }, wcagTags);
+}
+
+/** Checks the screen at `path` and adds what is wrong to `findings`. */
+async function check(page: Page, where: string, withAxe: boolean, findings: Finding[]) {
+  for (const what of await sidewaysOverflow(page)) findings.push({ where, what: `wide: ${what}` });
+  for (const what of await rawPlaceholders(page)) findings.push({ where, what: `raw: ${what}` });
+  if (withAxe) for (const what of await axeViolations(page)) findings.push({ where, what });
+}
+
+async function saveSettings(portal: Portal, token: string, layout: keyof typeof layouts) {
+  const { mode, position } = layouts[layout];
+  const settings = {
+    layout: { style: 'layout1', config: { mode, navbar: { position, folded: false } } },
+    theme: { main: 'default' },
+  };
+  await portal.api('POST', '/auth/user/update', {
+    token,
+    body: { user: { data: { settings, shortcuts: [] } } },
+  });
+  return settings;
+}
+
+/**
+ * Opens `screens` in each language and layout at both widths: one page for the whole walk, the
+ * app reloaded once per language and layout, screens reached by the router (no reload).
+ */
+async function walk(
+  page: Page,
+  portal: Portal,
+  token: string | undefined,
+  screens: string[],
+  findings: Finding[],
+) {
+  for (const language of languages) {
+    for (const layout of Object.keys(layouts) as (keyof typeof layouts)[]) {
+      const settings = token ? await saveSettings(portal, token, layout) : undefined;
+      await seedStorage(page, portal, {
+        locale: language,
+        ...(token ? { [tokenKey]: token } : {}),
+        ...(settings ? { settings: JSON.stringify(settings) } : {}),
+      });
+      await page.setViewportSize(widths[0]);
+      await open(page, portal, screens[0]);
+      await settled(page);
+      for (const screen of screens) {
+        if (token) await go(page, screen);
+        else {
+          await open(page, portal, screen);
+          await settled(page);
+        }
+        for (const size of widths) {
+          await page.setViewportSize(size);
+          await page.waitForTimeout(50);
+          // Accessibility does not depend on the layout setting: checked once per language and width.
+          const withAxe = layout === 'default';
+          await check(page, `${screen} ${language} ${layout} ${size.width}`, withAxe, findings);
+        }
+        await page.setViewportSize(widths[0]);
+      }
+    }
+  }
+}
+
+async function issuerWithData(portal: Portal): Promise<{ company: Company; customerId: string }> {
+  const company = await portal.registerCompany({ companyName: 'Maple Robotics Incorporated' });
+  await portal.verify(company);
+  await portal.makeIssuer(company);
+  const customer = await portal.api<{ id: string }>('POST', '/customers', {
+    token: company.token,
+    body: {
+      email: 'ines.duarte-longname@investors.example.test',
+      name: 'Ines',
+      lastName: 'Duarte',
+      starred: true,
+    },
+  });
+  await portal.api('POST', `/customers/${customer.id}/lead-status`, {
+    token: company.token,
+    body: { leadStatus: 'Hot' },
+  });
+  await portal.api('POST', '/customers', {
+    token: company.token,
+    body: { email: 'nameless@investors.test', starred: false },
+  });
+  const terminal = await portal.api<{ id: string }>('POST', '/terminals', {
+    token: company.token,
+    body: { name: 'Front desk', deviceId: 'till-1' },
+  });
+  await portal.api('POST', '/payments', {
+    token: company.token,
+    body: { terminalId: terminal.id, amountCents: 1250, currency: 'CAD', description: 'Kettle' },
+  });
+  await portal.api('POST', `/terminals/${terminal.id}/simulator/present-card`, {
+    token: company.token,
+  });
+  await portal.api('POST', '/payments', {
+    token: company.token,
+    body: { terminalId: terminal.id, amountCents: 990, currency: 'CAD', description: 'Pending' },
+  });
+  return { company, customerId: customer.id };
+}
+
+const report = (findings: Finding[]) =>
+  findings.map((finding) => `${finding.where}: ${finding.what}`).join('\n');
+
+describeInBrowser('every screen fits, resolves its text and passes axe-core', (suite) => {
+  it('the issuer shell, in three languages, two layouts and two widths', async () => {
+    const { company, customerId } = await issuerWithData(suite.portal);
+    const { context, page } = await freshPage(suite.browser);
+    const findings: Finding[] = [];
+    await walk(page, suite.portal, company.token, issuerScreens(customerId), findings);
+    await context.close();
+    expect(report(findings)).toBe('');
+  }, 240_000);
+
+  it("the operator's companies and the guest pages", async () => {
+    const { access_token: token } = await suite.portal.api<{ access_token: string }>(
+      'POST',
+      '/auth',
+      { body: operatorAccount },
+    );
+    await suite.portal.registerCompany({ companyName: 'Birch Analytics' });
+    const { context, page } = await freshPage(suite.browser);
+    const findings: Finding[] = [];
+    await walk(page, suite.portal, token, ['/companies'], findings);
+    await context.close();
+    const guest = await freshPage(suite.browser);
+    await walk(guest.page, suite.portal, undefined, guestScreens, findings);
+    await guest.context.close();
+    expect(report(findings)).toBe('');
+  }, 120_000);
+});
