@@ -4,6 +4,7 @@ import { type BenchOptions, parseOptions, type SectionName } from './lib/options
 import { configureBenchPostgres } from './lib/postgres';
 import { type Figure, notMeasured, printTable, writeJson } from './lib/report';
 import { benchAppends } from './sections/appends';
+import { benchBilling } from './sections/billing';
 import { benchColdStart } from './sections/coldStart';
 import { benchCustomers } from './sections/customers';
 import { benchHttp } from './sections/http';
@@ -28,6 +29,7 @@ const sections: Record<SectionName, (options: BenchOptions) => Promise<Figure[]>
   ui: benchUi,
   kafka: benchKafka,
   payments: benchPayments,
+  billing: benchBilling,
 };
 
 async function main(): Promise<number> {

@@ -13,6 +13,7 @@ import { paymentRoutes } from './payments';
 import { paymentListRoutes } from './payments/paymentListApi';
 import { terminalSimulatorRoutes } from './payments/simulator/simulatorApi';
 import { terminalWebhookRoutes } from './payments/webhooks/webhookApi';
+import { legacySubscriptionRoutes, subscriptionRoutes } from './subscriptions/api';
 import { legacyTransactionRoutes, transactionRoutes } from './transactions';
 import { serveUi, type UiOptions } from './ui/serveUi';
 import { welcome } from './welcome';
@@ -38,6 +39,8 @@ export const features: readonly Feature[] = [
   etransferSimulatorRoutes,
   etransferRoutes,
   legacyEtransferRoutes,
+  subscriptionRoutes,
+  legacySubscriptionRoutes,
 ];
 
 /** With `ui`, the built admin UI answers every GET outside `/api`; without, `/` says hello. */

@@ -21,6 +21,8 @@ import { migrateEtransferSimulator } from './etransfers/simulator/etransferSimul
 import { migrateHttp } from './http';
 import { paymentTimersProjection } from './payments/scheduler/paymentTimersProjection';
 import { migrateTerminalSimulator } from './payments/simulator/simulatorTables';
+import { migrateBillingCollector } from './subscriptions/billingCollector';
+import { billingProjection } from './subscriptions/billingProjection';
 import { migrateWalletRecorder } from './wallet/walletRecorder';
 
 /** Every read model the portal keeps, in one list for the runner, rebuild and health. */
@@ -29,6 +31,7 @@ export const allProjections: readonly Projection[] = [
   ...customerProjections,
   ...moneyProjections,
   paymentTimersProjection,
+  billingProjection,
 ];
 
 export interface Infrastructure {
@@ -68,6 +71,7 @@ export async function openInfrastructure(config: Config, logger: Logger): Promis
     await migrateTerminalSimulator(pool);
     await migrateEtransferSimulator(pool);
     await migrateWalletRecorder(pool);
+    await migrateBillingCollector(pool);
     await migrateProjections(pool, allProjections);
   } catch (error) {
     await pool.end();

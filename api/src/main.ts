@@ -6,6 +6,7 @@ import {
   type ProjectorRunner,
   readProjectionStatus,
   startProjectors,
+  TokenStandingCache,
 } from '@issuer/projections';
 import pg from 'pg';
 import { createApp } from './app';
@@ -37,6 +38,8 @@ import {
 import { terminalWebhookPath } from './payments/webhooks/webhookApi';
 import { etransferWebhookSecretOf } from './payments/webhooks/webhookSignature';
 import { prepareFirstStart } from './startupGuidance';
+import { createBillingCollector } from './subscriptions/billingCollector';
+import { createBillingScheduler } from './subscriptions/billingScheduler';
 import { hasBuiltUi } from './ui/serveUi';
 import { createWalletRecorder } from './wallet/walletRecorder';
 
@@ -57,6 +60,7 @@ async function main() {
   const logger = createLogger(config);
   const infrastructure = await openInfrastructure(config, logger);
   const readSide = await startReadSide(infrastructure);
+  const tokenStanding = await TokenStandingCache.start({ pool: infrastructure.pool, logger });
   const publishing =
     config.projectors === 'external' ? undefined : await startPublishing(infrastructure);
   const clock = () => new Date();
@@ -66,6 +70,7 @@ async function main() {
     store: infrastructure.store,
     pool: infrastructure.pool,
     readModels: readSide.waiter,
+    tokenStanding,
     projectionStatus: publishing?.withStatus(readSide.status) ?? readSide.status,
     logger,
     clock,
@@ -93,6 +98,12 @@ async function main() {
   walletRecorder.start();
   const etransferScheduler = createEtransferScheduler(deps);
   etransferScheduler.start();
+  // The billing timer runs where the projectors run (`npm run projections` with PROJECTORS=external).
+  const billingScheduler =
+    config.projectors === 'external' ? undefined : createBillingScheduler(deps);
+  billingScheduler?.start();
+  const billingCollector = createBillingCollector(deps);
+  billingCollector.start();
 
   const stop = async (signal: NodeJS.Signals) => {
     logger.info({ signal }, 'shutting down');
@@ -101,11 +112,14 @@ async function main() {
       await scheduler?.stop();
       await walletRecorder.stop();
       await etransferScheduler.stop();
+      await billingScheduler?.stop();
+      await billingCollector.stop();
       await gateway.simulator?.stop();
       await etransfers.simulator?.stop();
       await closeServer(server);
       await publishing?.stop();
       await readSide.stop();
+      await tokenStanding.close();
       await infrastructure.close();
       process.exit(0);
     } catch (error) {

@@ -8,6 +8,7 @@ export const sectionNames = [
   'kafka',
   'customers',
   'payments',
+  'billing',
 ] as const;
 export type SectionName = (typeof sectionNames)[number];
 
@@ -34,12 +35,15 @@ export interface BenchOptions {
   customers: number;
   /** Money movements (captures and refunds) seeded as payment events in one company (payments section). */
   transactions: number;
+  /** Subscriptions due at once in the billing section. */
+  subscriptions: number;
 }
 
 const usage = `usage: npm run bench -- [${sectionNames.join('|')} ...] [--events N] [--http-seconds S]
                        [--append-seconds S] [--lag-samples N] [--out FILE]
                        [--synchronous-commit on|off] [--load append|bulk] [--lighthouse-runs N]
                        [--kafka-events N] [--customers N] [--transactions N]
+                       [--subscriptions N]
   no section: run all of them`;
 
 function positiveInt(flag: string, raw: string | undefined, max: number): number {
@@ -63,6 +67,7 @@ export function parseOptions(argv: readonly string[]): BenchOptions {
     kafkaEvents: 100_000,
     customers: 1_000_000,
     transactions: 1_000_000,
+    subscriptions: 100_000,
   };
   for (let i = 0; i < argv.length; i += 1) {
     const arg = argv[i] ?? '';
@@ -78,6 +83,7 @@ export function parseOptions(argv: readonly string[]): BenchOptions {
     else if (arg === '--kafka-events') options.kafkaEvents = positiveInt(arg, next(), 5_000_000);
     else if (arg === '--customers') options.customers = positiveInt(arg, next(), 10_000_000);
     else if (arg === '--transactions') options.transactions = positiveInt(arg, next(), 10_000_000);
+    else if (arg === '--subscriptions') options.subscriptions = positiveInt(arg, next(), 1_000_000);
     else if (arg === '--out') options.out = next() ?? options.out;
     else if (arg === '--synchronous-commit') {
       const value = next();

@@ -7,4 +7,5 @@ export * from './integration';
 export * from './payments/events';
 export * from './rules/fieldRules';
 export * from './streams';
+export * from './subscriptions/events';
 export * from './users/events';

@@ -16,6 +16,12 @@ export const streamCategories = {
   etransfer: 'ETransfer',
   /** `CompanyWallet-<companyId>`: every credit and debit; a payout appends with its revision. */
   companyWallet: 'CompanyWallet',
+  /** One stream per subscription plan. */
+  plan: 'Plan',
+  /** One stream per subscription, its invoices included (one invoice per period, by revision). */
+  subscription: 'Subscription',
+  /** `BillingSettings-<companyId>`: the retry schedule and what follows the last failure. */
+  billingSettings: 'BillingSettings',
 } as const;
 
 export type StreamCategory = (typeof streamCategories)[keyof typeof streamCategories];

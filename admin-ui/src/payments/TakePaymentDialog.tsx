@@ -163,9 +163,11 @@ function PaymentForm({
       return undefined;
     } catch (error) {
       const fields = formErrorsOrToast(error, (message) => notify(message, { type: 'error' }));
-      // The API names amountCents; the form's field is the typed amount.
-      if (fields?.amountCents) return { ...fields, amount: fields.amountCents };
-      return fields;
+      // The API names amountCents; the form's field is the typed amount. An error left on a
+      // name the form has no input for would never clear and block every later submit.
+      if (!fields?.amountCents) return fields;
+      const { amountCents: amount, ...others } = fields;
+      return { ...others, amount };
     }
   };
   return (

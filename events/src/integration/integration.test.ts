@@ -56,6 +56,27 @@ const providerSecrets = {
   providerTransferId: 'gw-pi-secret-ref',
 };
 const walletEntry = { companyId, entryId: 'pay_1', amountCents: 2500, recordedAt: at };
+const plan = {
+  planId: 'plan_1',
+  companyId,
+  name: 'Gold',
+  amountCents: 1500,
+  currency: 'CAD' as const,
+  interval: 'month' as const,
+  intervalCount: 1,
+  trialDays: 0,
+};
+const planTerms = {
+  planId: 'plan_1',
+  planName: 'Gold',
+  amountCents: 1500,
+  currency: 'CAD' as const,
+  interval: 'month' as const,
+  intervalCount: 1,
+};
+const subscriptionStream = 'Subscription-sub_1';
+const subscriptionIds = { subscriptionId: 'sub_1', companyId };
+const invoiceIds = { ...subscriptionIds, invoiceId: 'in_1_0' };
 
 const samples: { [Type in InternalEventType]: Sample<Type> } = {
   CompanyRegistered: {
@@ -351,6 +372,109 @@ const samples: { [Type in InternalEventType]: Sample<Type> } = {
   },
   WalletCredited: { streamId: 'CompanyWallet-c-1', data: { ...walletEntry, source: 'payment' } },
   WalletDebited: { streamId: 'CompanyWallet-c-1', data: { ...walletEntry, source: 'payout' } },
+  PlanCreated: { streamId: 'Plan-plan_1', data: { ...plan, createdBy: 'u-1', createdAt: at } },
+  PlanUpdated: { streamId: 'Plan-plan_1', data: { ...plan, updatedBy: 'u-1', updatedAt: at } },
+  PlanArchived: {
+    streamId: 'Plan-plan_1',
+    data: { planId: 'plan_1', companyId, archivedBy: 'u-1', archivedAt: at },
+  },
+  SubscriptionCreated: {
+    streamId: subscriptionStream,
+    data: {
+      ...subscriptionIds,
+      ...planTerms,
+      customerId: 'cu-1',
+      collectionMethod: 'etransfer',
+      startAt: at,
+      trialEndsAt: null,
+      billingAnchor: at,
+      createdBy: 'u-1',
+      createdAt: at,
+    },
+  },
+  InvoiceIssued: {
+    streamId: subscriptionStream,
+    data: {
+      ...invoiceIds,
+      ...planTerms,
+      customerId: 'cu-1',
+      number: 'SUB1-0001',
+      periodIndex: 0,
+      periodStart: at,
+      periodEnd: at,
+      issuedAt: at,
+    },
+  },
+  InvoiceCollectionAttempted: {
+    streamId: subscriptionStream,
+    data: { ...invoiceIds, attempt: 1, etransferId: 'et_1', amountCents: 1500, attemptedAt: at },
+  },
+  InvoicePaid: {
+    streamId: subscriptionStream,
+    data: { ...invoiceIds, etransferId: 'et_1', amountCents: 1500, paidAt: at },
+  },
+  InvoicePaymentFailed: {
+    streamId: subscriptionStream,
+    data: {
+      ...invoiceIds,
+      attempt: 1,
+      etransferId: 'et_1',
+      reason: 'declined',
+      failedAt: at,
+      nextAttemptAt: at,
+    },
+  },
+  InvoiceVoided: { streamId: subscriptionStream, data: { ...invoiceIds, voidedAt: at } },
+  InvoiceMarkedUncollectible: {
+    streamId: subscriptionStream,
+    data: { ...invoiceIds, markedAt: at },
+  },
+  SubscriptionMarkedUnpaid: {
+    streamId: subscriptionStream,
+    data: { ...subscriptionIds, markedAt: at },
+  },
+  SubscriptionPaused: {
+    streamId: subscriptionStream,
+    data: { ...subscriptionIds, pausedBy: 'u-1', pausedAt: at },
+  },
+  SubscriptionResumed: {
+    streamId: subscriptionStream,
+    data: {
+      ...subscriptionIds,
+      resumedBy: 'u-1',
+      resumedAt: at,
+      nextPeriodIndex: 2,
+      nextBillAt: at,
+    },
+  },
+  SubscriptionCancellationScheduled: {
+    streamId: subscriptionStream,
+    data: { ...subscriptionIds, cancelAt: at, requestedBy: 'u-1', requestedAt: at },
+  },
+  SubscriptionCancelled: {
+    streamId: subscriptionStream,
+    data: { ...subscriptionIds, reason: 'requested', cancelledBy: 'u-1', cancelledAt: at },
+  },
+  SubscriptionPlanChangeScheduled: {
+    streamId: subscriptionStream,
+    data: {
+      ...subscriptionIds,
+      ...planTerms,
+      fromPeriodIndex: 1,
+      requestedBy: 'u-1',
+      requestedAt: at,
+    },
+  },
+  BillingSettingsUpdated: {
+    streamId: 'BillingSettings-c-1',
+    data: {
+      companyId,
+      retryDays: [1, 3, 5],
+      afterFinalFailure: 'unpaid',
+      updatedBy: 'u-1',
+      updatedAt: at,
+    },
+  },
 };
 
 function recorded(

@@ -14,6 +14,14 @@ import {
   type WalletEvent,
 } from '../etransfers/events';
 import { declineReason, type PaymentEvent, paymentCurrency } from '../payments/events';
+import {
+  type BillingSettingsEvent,
+  billingSettingsEventSchemas,
+  type PlanEvent,
+  planEventSchemas,
+  type SubscriptionEvent,
+  subscriptionEventSchemas,
+} from '../subscriptions/events';
 import type { EmailReservationEvent, UserEvent } from '../users/events';
 
 /**
@@ -33,7 +41,10 @@ export type InternalEvent =
   | CustomerEmailReservationEvent
   | PaymentEvent
   | EtransferEvent
-  | WalletEvent;
+  | WalletEvent
+  | PlanEvent
+  | SubscriptionEvent
+  | BillingSettingsEvent;
 
 export type InternalEventType = InternalEvent['type'];
 
@@ -533,6 +544,7 @@ export const integrationMappings = {
   ),
   WalletCredited: unpublished(walletReason),
   WalletDebited: unpublished(walletReason),
+  ...billingMappings(),
 } satisfies { [Type in InternalEventType]: Mapping<Type> };
 
 export type PublishedEventType = {
@@ -547,4 +559,25 @@ export function integrationMapping(type: string): Mapping<InternalEventType> | u
   return Object.hasOwn(integrationMappings, type)
     ? integrationMappings[type as InternalEventType]
     : undefined;
+}
+
+/**
+ * Plans, subscriptions, invoices and billing settings carry no secret: their public payload is
+ * the internal event's data, field for field (strict, so a new internal field must be added here
+ * on purpose).
+ */
+function billingMappings() {
+  const schemas = {
+    ...planEventSchemas,
+    ...subscriptionEventSchemas,
+    ...billingSettingsEventSchemas,
+  };
+  type BillingType = keyof typeof schemas;
+  const entries = Object.entries(schemas).map(([type, schema]) => [
+    type,
+    published(z.strictObject(schema.shape), (data) => data as never),
+  ]);
+  return Object.fromEntries(entries) as {
+    [Type in BillingType]: PublishedMapping<Type, z.ZodType<DataOf<Type>>>;
+  };
 }

@@ -16,6 +16,9 @@ export const topicOfCategory = {
   Payment: 'payments.v1',
   ETransfer: 'etransfers.v1',
   CompanyWallet: undefined,
+  Plan: 'subscriptions.v1',
+  Subscription: 'subscriptions.v1',
+  BillingSettings: 'subscriptions.v1',
 } as const satisfies Record<StreamCategory, string | undefined>;
 
 export const defaultTopicPrefix = 'issuer';

@@ -1,0 +1,272 @@
+import {
+  asEtransferEvent,
+  asSubscriptionEvent,
+  type CollectionFailureReason,
+  type EtransferEvent,
+  type InvoiceCollectionAttempted,
+  type RecordedEvent,
+} from '@issuer/events';
+import type { Pool } from 'pg';
+import { customerDecider } from '../customers/businessLogic';
+import { customerStream } from '../customers/customerCommands';
+import { etransferDecider } from '../etransfers/businessLogic';
+import { isEtransfer } from '../etransfers/etransfer';
+import {
+  type EtransferDeps,
+  etransferStream,
+  loadEtransfer,
+  sendToProvider,
+} from '../etransfers/etransferCommands';
+import { applyDdlOnce, foldStream } from '../http';
+import { periodic } from '../http/periodic';
+import { runOnStream } from '../http/streamCommands';
+import { addDays } from './periods';
+import { isSubscription } from './subscription';
+import { loadSubscription, recordCollectionOutcome } from './subscriptionCommands';
+
+const checkpointName = 'billingCollector';
+/** How long the customer has to pay one attempt's e-transfer request before it expires. */
+export const collectionWindowDays = 3;
+
+const ddl = `
+CREATE TABLE IF NOT EXISTS process_checkpoints (
+  name text PRIMARY KEY,
+  position bigint NOT NULL
+);
+INSERT INTO process_checkpoints (name, position) VALUES ('${checkpointName}', -1)
+  ON CONFLICT (name) DO NOTHING;
+CREATE TABLE IF NOT EXISTS billing_collections (
+  etransfer_id text PRIMARY KEY,
+  subscription_id text NOT NULL,
+  invoice_id text NOT NULL,
+  attempt int NOT NULL
+);
+`;
+
+export function migrateBillingCollector(pool: Pool): Promise<void> {
+  return applyDdlOnce(pool, 'issuer-portal:migrate-billing-collector', ddl);
+}
+
+export interface BillingCollector {
+  /** Handles every event after the checkpoint; resolves with how many it acted on. */
+  runOnce(): Promise<number>;
+  start(): void;
+  stop(): Promise<void>;
+}
+
+const outcomes: Partial<Record<EtransferEvent['type'], CollectionFailureReason | 'paid'>> = {
+  EtransferDeposited: 'paid',
+  EtransferDeclined: 'declined',
+  EtransferExpired: 'expired',
+  EtransferCancelled: 'cancelled',
+};
+
+/**
+ * The process manager between invoices and e-transfers, read from the global log after its own
+ * checkpoint (locked for the pass, so a second process skips its turn; moved only after the
+ * work, so a crash replays it and every step is idempotent):
+ * - InvoiceCollectionAttempted: remembers which invoice the attempt's e-transfer belongs to
+ *   (`billing_collections`, written before the request, so its answer always finds it), then
+ *   requests the money from the customer (the e-transfer id derives from invoice and attempt: a
+ *   replay finds the same request) and hands it to the provider;
+ * - the e-transfer deposited, declined, expired or cancelled: the invoice is paid, or the
+ *   attempt failed (the subscription decides the retry, or unpaid/cancelled after the last).
+ */
+export function createBillingCollector(
+  deps: EtransferDeps,
+  { intervalMs = 1_000, batchSize = 500, concurrency = 8 } = {},
+): BillingCollector {
+  /** The subscription each event of the batch acts on; events of no subscription are left out. */
+  async function subscriptionsOf(events: readonly RecordedEvent[]) {
+    const keys = new Map<RecordedEvent, string>();
+    const known = new Map<string, string>();
+    const unknown: string[] = [];
+    for (const event of events) {
+      const attempt = asSubscriptionEvent(event);
+      if (attempt?.type === 'InvoiceCollectionAttempted') {
+        known.set(attempt.data.etransferId, attempt.data.subscriptionId);
+      } else {
+        const transfer = asEtransferEvent(event);
+        if (transfer && outcomes[transfer.type]) unknown.push(transfer.data.etransferId);
+      }
+    }
+    if (unknown.length > 0) {
+      const { rows } = await deps.pool.query<{ etransfer_id: string; subscription_id: string }>(
+        'SELECT etransfer_id, subscription_id FROM billing_collections WHERE etransfer_id = ANY($1)',
+        [unknown],
+      );
+      for (const row of rows) known.set(row.etransfer_id, row.subscription_id);
+    }
+    for (const event of events) {
+      const attempt = asSubscriptionEvent(event);
+      const etransferId =
+        attempt?.type === 'InvoiceCollectionAttempted'
+          ? attempt.data.etransferId
+          : asEtransferEvent(event)?.data.etransferId;
+      const subscriptionId = etransferId && known.get(etransferId);
+      if (subscriptionId) keys.set(event, subscriptionId);
+    }
+    return keys;
+  }
+
+  async function handle(event: RecordedEvent): Promise<void> {
+    const attempt = asSubscriptionEvent(event);
+    if (attempt?.type === 'InvoiceCollectionAttempted') {
+      await collect(deps, attempt, event);
+      return;
+    }
+    const transfer = asEtransferEvent(event);
+    const outcome = transfer && outcomes[transfer.type];
+    if (!transfer || !outcome) return;
+    const { rows } = await deps.pool.query<{ subscription_id: string }>(
+      'SELECT subscription_id FROM billing_collections WHERE etransfer_id = $1',
+      [transfer.data.etransferId],
+    );
+    const subscriptionId = rows[0]?.subscription_id;
+    if (!subscriptionId) return;
+    await recordCollectionOutcome(
+      deps,
+      {
+        subscriptionId,
+        etransferId: transfer.data.etransferId,
+        outcome: outcome === 'paid' ? { paid: true } : { paid: false, reason: outcome },
+      },
+      { causationId: event.id, correlationId: event.metadata.correlationId },
+    );
+  }
+
+  /**
+   * A batch: each subscription's events in log order, different subscriptions side by side
+   * (`concurrency` at a time); the checkpoint moves past the batch only once all are done.
+   */
+  async function handleBatch(events: readonly RecordedEvent[]): Promise<number> {
+    const keys = await subscriptionsOf(events);
+    const chains = new Map<string, RecordedEvent[]>();
+    for (const event of events) {
+      const key = keys.get(event);
+      if (key) chains.set(key, [...(chains.get(key) ?? []), event]);
+    }
+    const queue = [...chains.values()];
+    const worker = async () => {
+      for (let chain = queue.shift(); chain; chain = queue.shift()) {
+        for (const event of chain) await handle(event);
+      }
+    };
+    await Promise.all(Array.from({ length: concurrency }, worker));
+    return keys.size;
+  }
+
+  async function runOnce(): Promise<number> {
+    const client = await deps.pool.connect();
+    let handled = 0;
+    try {
+      await client.query('BEGIN');
+      const { rows } = await client.query<{ position: string }>(
+        'SELECT position::text FROM process_checkpoints WHERE name = $1 FOR UPDATE SKIP LOCKED',
+        [checkpointName],
+      );
+      const row = rows[0];
+      if (!row) {
+        await client.query('ROLLBACK');
+        return 0;
+      }
+      let after = BigInt(row.position);
+      for (;;) {
+        const events = await deps.store.readAll({ after, maxCount: batchSize });
+        if (events.length === 0) break;
+        handled += await handleBatch(events);
+        after = events[events.length - 1]?.position ?? after;
+        await client.query('UPDATE process_checkpoints SET position = $2 WHERE name = $1', [
+          checkpointName,
+          String(after),
+        ]);
+        if (events.length < batchSize) break;
+      }
+      await client.query('COMMIT');
+      return handled;
+    } catch (error) {
+      await client.query('ROLLBACK').catch(() => {});
+      throw error;
+    } finally {
+      client.release();
+    }
+  }
+
+  return {
+    runOnce,
+    ...periodic(runOnce, { intervalMs, logger: deps.logger, label: 'billing collector' }),
+  };
+}
+
+async function collect(
+  deps: EtransferDeps,
+  { data }: InvoiceCollectionAttempted,
+  event: RecordedEvent,
+) {
+  await deps.pool.query(
+    `INSERT INTO billing_collections (etransfer_id, subscription_id, invoice_id, attempt)
+     VALUES ($1, $2, $3, $4) ON CONFLICT (etransfer_id) DO NOTHING`,
+    [data.etransferId, data.subscriptionId, data.invoiceId, data.attempt],
+  );
+  const origin = { causationId: event.id, correlationId: event.metadata.correlationId };
+  const existing = await loadEtransfer(deps, data.etransferId);
+  if (!isEtransfer(existing)) {
+    const subscription = await loadSubscription(deps, data.subscriptionId);
+    if (!isSubscription(subscription)) return;
+    const email = await customerEmail(deps, subscription.companyId, subscription.customerId);
+    const invoice = subscription.invoices.find((i) => i.invoiceId === data.invoiceId);
+    if (email === undefined || !invoice) {
+      await recordCollectionOutcome(
+        deps,
+        {
+          subscriptionId: data.subscriptionId,
+          etransferId: data.etransferId,
+          outcome: { paid: false, reason: 'not_sent' },
+        },
+        origin,
+      );
+      return;
+    }
+    const now = deps.clock();
+    await runOnStream(
+      deps,
+      etransferStream(data.etransferId),
+      etransferDecider,
+      {
+        type: 'RequestEtransfer',
+        data: {
+          etransferId: data.etransferId,
+          companyId: subscription.companyId,
+          customerId: subscription.customerId,
+          recipientEmail: email,
+          amountCents: data.amountCents,
+          message: `Invoice ${invoice.number}: ${invoice.planName}`,
+          reference: invoice.number,
+          requestedBy: 'billing',
+          now,
+          expiresAt: addDays(now, collectionWindowDays),
+        },
+      },
+      (state) => (isEtransfer(state) ? state.companyId : undefined),
+      origin,
+    ).catch((error: unknown) => {
+      // Another process requested it at the same moment: the same request, derived id.
+      if (!(error instanceof Error && 'status' in error && error.status === 409)) throw error;
+    });
+  }
+  try {
+    await sendToProvider(deps, data.etransferId, origin);
+  } catch (error) {
+    // The e-transfer timer hands a request still `requested` to the provider again.
+    deps.logger.warn(
+      { err: error, etransferId: data.etransferId },
+      'sending an invoice request failed',
+    );
+  }
+}
+
+async function customerEmail(deps: EtransferDeps, companyId: string, customerId: string) {
+  const { state } = await foldStream(deps.store, customerStream(customerId), customerDecider);
+  if (state.status !== 'active' || state.companyId !== companyId) return undefined;
+  return state.profile.email.trim() || undefined;
+}

@@ -1,0 +1,321 @@
+import type { Pool, QueryResultRow } from 'pg';
+import type { PlanDetails } from './plan';
+import type { InvoiceState, SubscriptionDetails } from './subscription';
+
+/** The list's views, as the address names them (`/subscriptions/past_due`). */
+export const subscriptionViews = [
+  'all',
+  'trialing',
+  'active',
+  'past_due',
+  'paused',
+  'cancelled',
+] as const;
+export type SubscriptionView = (typeof subscriptionViews)[number];
+export const subscriptionStatuses = [
+  'trialing',
+  'active',
+  'past_due',
+  'paused',
+  'unpaid',
+  'cancelled',
+] as const;
+export const invoiceStatuses = ['open', 'paid', 'void', 'uncollectible'] as const;
+
+export const planSortFields = {
+  createdAt: 'created_at',
+  name: 'name',
+  amountCents: 'amount_cents',
+} as const;
+export const subscriptionSortFields = {
+  createdAt: 'created_at',
+  amountCents: 'amount_cents',
+  nextBillAt: 'next_bill_at',
+} as const;
+export const invoiceSortFields = {
+  issuedAt: 'issued_at',
+  amountCents: 'amount_cents',
+  periodStart: 'period_start',
+} as const;
+
+export interface Page<Field extends string> {
+  sort: { field: Field; order: 'ASC' | 'DESC' };
+  range: { start: number; end: number };
+}
+
+/** `company_id = $1 AND …` with numbered parameters. */
+function where(companyId: string) {
+  const params: unknown[] = [companyId];
+  const conditions = ['t.company_id = $1'];
+  return {
+    add(condition: (placeholder: string) => string, value: unknown) {
+      conditions.push(condition(`$${params.push(value)}`));
+    },
+    sql: () => conditions.join(' AND '),
+    params,
+  };
+}
+
+async function page<Row extends QueryResultRow>(
+  pool: Pool,
+  from: string,
+  columns: string,
+  filter: ReturnType<typeof where>,
+  order: string,
+  { start, end }: { start: number; end: number },
+): Promise<{ rows: Row[]; total: number }> {
+  const { params } = filter;
+  const limit = `$${params.length + 1}`;
+  const offset = `$${params.length + 2}`;
+  const [rows, count] = await Promise.all([
+    pool.query<Row>(
+      `SELECT ${columns} FROM ${from} WHERE ${filter.sql()} ORDER BY ${order} LIMIT ${limit} OFFSET ${offset}`,
+      [...params, end - start + 1, start],
+    ),
+    pool.query<{ total: string }>(
+      `SELECT count(*)::text AS total FROM ${from} WHERE ${filter.sql()}`,
+      params,
+    ),
+  ]);
+  return { rows: rows.rows, total: Number(count.rows[0]?.total ?? 0) };
+}
+
+// Plans
+
+export function planResource(state: PlanDetails, inUse: number) {
+  const { planId, companyId: _companyId, status, ...rest } = state;
+  return { id: planId, status, ...rest, activeSubscriptions: inUse };
+}
+export type PlanResource = ReturnType<typeof planResource>;
+
+const planColumns = `t.state, (SELECT count(*)::int FROM billing_subscriptions s
+  WHERE s.plan_id = t.plan_id AND s.status <> 'cancelled') AS in_use`;
+
+export async function listPlans(
+  pool: Pool,
+  companyId: string,
+  query: Page<keyof typeof planSortFields> & {
+    filter: { status?: readonly string[]; q?: string; id?: readonly string[] };
+  },
+) {
+  const filter = where(companyId);
+  if (query.filter.status) filter.add((p) => `t.status = ANY(${p})`, query.filter.status);
+  if (query.filter.id) filter.add((p) => `t.plan_id = ANY(${p})`, query.filter.id);
+  if (query.filter.q)
+    filter.add((p) => `lower(t.name) LIKE ${p}`, `%${escapeLike(query.filter.q.toLowerCase())}%`);
+  const { field, order } = query.sort;
+  const list = await page<{ state: PlanDetails; in_use: number }>(
+    pool,
+    'billing_plans t',
+    planColumns,
+    filter,
+    `t.${planSortFields[field]} ${order}, t.plan_id ${order}`,
+    query.range,
+  );
+  return { rows: list.rows.map((row) => planResource(row.state, row.in_use)), total: list.total };
+}
+
+export async function getPlan(pool: Pool, companyId: string, planId: string) {
+  const { rows } = await pool.query<{ state: PlanDetails; in_use: number }>(
+    `SELECT ${planColumns} FROM billing_plans t WHERE t.plan_id = $1 AND t.company_id = $2`,
+    [planId, companyId],
+  );
+  const row = rows[0];
+  return row ? planResource(row.state, row.in_use) : undefined;
+}
+
+// Subscriptions
+
+export function subscriptionResource(state: SubscriptionDetails, customerName: string | null) {
+  const open = state.invoices.find((invoice) => invoice.status === 'open');
+  const current = state.invoices.at(-1);
+  const billing = state.status !== 'cancelled' && state.status !== 'unpaid';
+  return {
+    id: state.subscriptionId,
+    customerId: state.customerId,
+    customerName,
+    planId: state.terms.planId,
+    planName: state.terms.planName,
+    amountCents: state.terms.amountCents,
+    currency: state.terms.currency,
+    interval: state.terms.interval,
+    intervalCount: state.terms.intervalCount,
+    collectionMethod: state.collectionMethod,
+    status: state.status,
+    startAt: state.startAt,
+    trialEndsAt: state.trialEndsAt,
+    currentPeriodStart: current?.periodStart ?? null,
+    currentPeriodEnd: current?.periodEnd ?? null,
+    nextBillAt: billing ? state.nextBillAt : null,
+    nextAttemptAt: open?.nextAttemptAt ?? null,
+    cancelAt: state.cancelAt,
+    cancelledAt: state.cancelledAt,
+    cancellationReason: state.cancellationReason,
+    pausedAt: state.pausedAt,
+    pendingPlanChange: state.pendingChange && {
+      planId: state.pendingChange.planId,
+      planName: state.pendingChange.planName,
+      amountCents: state.pendingChange.amountCents,
+      fromPeriodIndex: state.pendingChange.fromPeriodIndex,
+    },
+    invoiceCount: state.invoices.length,
+    createdAt: state.createdAt,
+    createdBy: state.createdBy,
+  };
+}
+
+const subscriptionFrom = `billing_subscriptions t
+  LEFT JOIN money_customer_names n ON n.customer_id = t.customer_id`;
+const subscriptionColumns = `t.state, trim(n.first_name || ' ' || n.last_name) AS customer_name`;
+
+export interface SubscriptionFilter {
+  view?: SubscriptionView;
+  status?: readonly string[];
+  customerId?: string;
+  planId?: string;
+  q?: string;
+  id?: readonly string[];
+}
+
+export async function listSubscriptions(
+  pool: Pool,
+  companyId: string,
+  query: Page<keyof typeof subscriptionSortFields> & { filter: SubscriptionFilter },
+) {
+  const { filter: f } = query;
+  const filter = where(companyId);
+  if (f.view && f.view !== 'all') filter.add((p) => `t.status = ${p}`, f.view);
+  if (f.status) filter.add((p) => `t.status = ANY(${p})`, f.status);
+  if (f.customerId) filter.add((p) => `t.customer_id = ${p}`, f.customerId);
+  if (f.planId) filter.add((p) => `t.plan_id = ${p}`, f.planId);
+  if (f.id) filter.add((p) => `t.subscription_id = ANY(${p})`, f.id);
+  for (const word of f.q?.toLowerCase().split(/\s+/).filter(Boolean) ?? []) {
+    filter.add(
+      (p) =>
+        `(lower(n.first_name || ' ' || n.last_name) LIKE ${p} OR lower(t.state->'terms'->>'planName') LIKE ${p} OR t.subscription_id LIKE ${p})`,
+      `%${escapeLike(word)}%`,
+    );
+  }
+  const { field, order } = query.sort;
+  const list = await page<{ state: SubscriptionDetails; customer_name: string | null }>(
+    pool,
+    subscriptionFrom,
+    subscriptionColumns,
+    filter,
+    `t.${subscriptionSortFields[field]} ${order} NULLS LAST, t.subscription_id ${order}`,
+    query.range,
+  );
+  return {
+    rows: list.rows.map((row) => subscriptionResource(row.state, row.customer_name || null)),
+    total: list.total,
+  };
+}
+
+export async function getSubscription(pool: Pool, companyId: string, subscriptionId: string) {
+  const { rows } = await pool.query<{ state: SubscriptionDetails; customer_name: string | null }>(
+    `SELECT ${subscriptionColumns} FROM ${subscriptionFrom}
+      WHERE t.subscription_id = $1 AND t.company_id = $2`,
+    [subscriptionId, companyId],
+  );
+  const row = rows[0];
+  if (!row) return undefined;
+  return {
+    ...subscriptionResource(row.state, row.customer_name || null),
+    invoices: row.state.invoices.map((invoice) => invoiceResource(row.state, invoice)).reverse(),
+  };
+}
+
+// Invoices
+
+export function invoiceResource(
+  subscription: Pick<SubscriptionDetails, 'subscriptionId' | 'customerId'>,
+  invoice: InvoiceState,
+) {
+  const { invoiceId, failures: _failures, firstFailedAt: _first, ...rest } = invoice;
+  return {
+    id: invoiceId,
+    subscriptionId: subscription.subscriptionId,
+    customerId: subscription.customerId,
+    ...rest,
+  };
+}
+
+interface StoredInvoice {
+  invoice_id: string;
+  subscription_id: string;
+  customer_id: string;
+  customer_name: string | null;
+  number: string;
+  period_index: number;
+  period_start: Date;
+  period_end: Date;
+  plan_id: string;
+  plan_name: string;
+  amount_cents: string;
+  currency: string;
+  status: string;
+  attempts: number;
+  etransfer_id: string | null;
+  next_attempt_at: Date | null;
+  issued_at: Date;
+  paid_at: Date | null;
+  closed_at: Date | null;
+}
+
+const iso = (value: Date | null) => value?.toISOString() ?? null;
+
+function toInvoice(row: StoredInvoice) {
+  return {
+    id: row.invoice_id,
+    subscriptionId: row.subscription_id,
+    customerId: row.customer_id,
+    customerName: row.customer_name || null,
+    number: row.number,
+    periodIndex: row.period_index,
+    periodStart: row.period_start.toISOString(),
+    periodEnd: row.period_end.toISOString(),
+    planId: row.plan_id,
+    planName: row.plan_name,
+    amountCents: Number(row.amount_cents),
+    currency: row.currency,
+    status: row.status,
+    attempts: row.attempts,
+    etransferId: row.etransfer_id,
+    nextAttemptAt: iso(row.next_attempt_at),
+    issuedAt: row.issued_at.toISOString(),
+    paidAt: iso(row.paid_at),
+    closedAt: iso(row.closed_at),
+  };
+}
+
+export async function listInvoices(
+  pool: Pool,
+  companyId: string,
+  query: Page<keyof typeof invoiceSortFields> & {
+    filter: {
+      status?: readonly string[];
+      subscriptionId?: string;
+      customerId?: string;
+      id?: readonly string[];
+    };
+  },
+) {
+  const { filter: f } = query;
+  const filter = where(companyId);
+  if (f.status) filter.add((p) => `t.status = ANY(${p})`, f.status);
+  if (f.subscriptionId) filter.add((p) => `t.subscription_id = ${p}`, f.subscriptionId);
+  if (f.customerId) filter.add((p) => `t.customer_id = ${p}`, f.customerId);
+  if (f.id) filter.add((p) => `t.invoice_id = ANY(${p})`, f.id);
+  const { field, order } = query.sort;
+  const list = await page<StoredInvoice>(
+    pool,
+    'billing_invoices t LEFT JOIN money_customer_names n ON n.customer_id = t.customer_id',
+    `t.*, trim(n.first_name || ' ' || n.last_name) AS customer_name`,
+    filter,
+    `t.${invoiceSortFields[field]} ${order}, t.invoice_id ${order}`,
+    query.range,
+  );
+  return { rows: list.rows.map(toInvoice), total: list.total };
+}
+
+const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
