@@ -1,5 +1,5 @@
 import { expect, it } from 'vitest';
-import { signedInPage, visible } from './support/screens';
+import { sidewaysOverflow, signedInPage, visible } from './support/screens';
 import { describeInBrowser } from './support/suite';
 
 describeInBrowser('row selection and star feedback', (suite) => {
@@ -31,6 +31,42 @@ describeInBrowser('row selection and star feedback', (suite) => {
 
     await page.getByRole('button', { name: 'Star or unstar linus' }).click();
     await visible(page.getByText('1 customer starred'));
+    await context.close();
+  }, 60_000);
+
+  it('keeps the bulk actions on a phone: the one-column list has its row checkboxes', async () => {
+    const company = await suite.portal.registerCompany();
+    await suite.portal.verify(company);
+    for (const email of ['ada@phone.test', 'grace@phone.test']) {
+      await suite.portal.api('POST', '/customers', {
+        token: company.token,
+        body: { email, name: email.split('@')[0], starred: false },
+      });
+    }
+    const { context, page } = await signedInPage(
+      suite.browser,
+      suite.portal,
+      company,
+      '/customers/all',
+      { width: 390, height: 844 },
+    );
+    const rows = page.locator('tbody input[type=checkbox]');
+    await rows.nth(1).waitFor();
+    await rows.nth(0).check();
+    await rows.nth(1).check();
+    const toolbar = page.locator('[data-test="bulk-actions-toolbar"]');
+    await visible(toolbar.getByText('2 items selected'));
+    expect(await sidewaysOverflow(page)).toEqual([]);
+    await toolbar.getByRole('button', { name: 'Star', exact: true }).click();
+    await visible(page.getByText('2 customers starred'));
+    const starred = await suite.portal.api(
+      'GET',
+      `/customers?filter=${encodeURIComponent('{"starred":true}')}`,
+      {
+        token: company.token,
+      },
+    );
+    expect(starred).toHaveLength(2);
     await context.close();
   }, 60_000);
 });

@@ -31,6 +31,7 @@ import {
 import {
   Button,
   Confirm,
+  Datagrid,
   DatagridConfigurable,
   DateField,
   FilterList,
@@ -40,7 +41,6 @@ import {
   List,
   SearchInput,
   SelectColumnsButton,
-  SimpleList,
   TextField,
   TopToolbar,
   useListContext,
@@ -416,22 +416,43 @@ function RowActions() {
 }
 
 /**
- * The customers as a table, or on a phone as a compact list (name, email, investor status) that
- * opens the customer; the table's columns would not fit there.
+ * The customers as a table, or on a phone as one column (name, email, investor status) that
+ * opens the customer: the table's columns would not fit there, and the row checkboxes keep the
+ * bulk actions within reach.
  */
 function CustomerRows({ view }: { view: string | undefined }) {
   const translate = useTranslate();
   const small = useMediaQuery((theme: Theme) => theme.breakpoints.down('md'), { noSsr: true });
   if (small) {
     return (
-      <SimpleList<Customer>
+      <Datagrid
         empty={<NoCustomers />}
         rowClick={(id) => `/customers/${view}/${id}`}
-        primaryText={(customer) => fullName(customer)}
-        secondaryText={(customer) => <bdi>{customer.email}</bdi>}
-        tertiaryText={(customer) => translate(investorStatusLabel(customer.investorStatus))}
-        rowSx={() => ({ overflowWrap: 'anywhere' })}
-      />
+        bulkActionButtons={<BulkActions />}
+        // Four icon buttons beside "N items selected" fit a phone once they are compact.
+        sx={{
+          '& .RaBulkActionsToolbar-topToolbar': { gap: 0, paddingInlineStart: 0 },
+          '& .RaBulkActionsToolbar-topToolbar .MuiIconButton-root': { padding: '6px' },
+        }}
+      >
+        <FunctionField
+          source="name"
+          label={field('fullName')}
+          render={(customer: Customer) => (
+            <Box sx={{ overflowWrap: 'anywhere' }}>
+              <Typography variant="body2" sx={{ fontWeight: 500 }}>
+                {fullName(customer)}
+              </Typography>
+              <Typography variant="body2" color="text.secondary">
+                <bdi>{customer.email}</bdi>
+              </Typography>
+              <Typography variant="caption" color="text.secondary">
+                {translate(investorStatusLabel(customer.investorStatus))}
+              </Typography>
+            </Box>
+          )}
+        />
+      </Datagrid>
     );
   }
   return (
