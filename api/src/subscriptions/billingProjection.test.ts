@@ -37,7 +37,7 @@ it('replaying the events changes nothing, and a rebuild from the log gives the s
     ids.map((id) => h.get(company, `/api/subscriptions/${id}`)),
   );
   const etransferOf = (sub: typeof paid) =>
-    (sub?.invoices as { etransferId: string }[])[0]?.etransferId;
+    ((sub?.invoices ?? []) as { etransferId: string }[])[0]?.etransferId;
   const post = (path: string, body?: object) =>
     h.call('POST', path, { token: company.token, body });
   expect((await post(`/api/etransfers/${etransferOf(paid)}/simulator/deposit`)).status).toBe(202);
