@@ -37,11 +37,12 @@ const CustomerPage = lazy(() => import('./customers/CustomerPage'));
 const NotBuiltYet = lazy(() => import('./lists/NotBuiltYet'));
 const TransactionList = lazy(() => import('./transactions/TransactionList'));
 const PendingPaymentList = lazy(() => import('./pendingPayments/PendingPaymentList'));
+const EtransferList = lazy(() => import('./etransfers/EtransferList'));
 
 /** Lists whose features come later: an honest empty state at `/<list>/:view` until then. */
-const laterLists = ['nftorders', 'etransfers', 'subscriptions'] as const;
+const laterLists = ['nftorders', 'subscriptions'] as const;
 /** The seed's list routes: `/<list>` opens `/<list>/all`; `/<list>/:view` is the list's view. */
-const listRedirects = ['customers', 'transactions', 'pendingpayments', ...laterLists];
+const listRedirects = ['customers', 'transactions', 'pendingpayments', 'etransfers', ...laterLists];
 
 /** Every screen of the shell with the navigation item that decides who may open it. */
 const guardedScreens: { path: string; item: string; screen: ReactElement }[] = [
@@ -53,6 +54,7 @@ const guardedScreens: { path: string; item: string; screen: ReactElement }[] = [
   { path: '/customers/:view/:id', item: 'customers', screen: <CustomerPage /> },
   { path: '/transactions/:view', item: 'transactions', screen: <TransactionList /> },
   { path: '/pendingpayments/:view', item: 'pendingpayments', screen: <PendingPaymentList /> },
+  { path: '/etransfers/:view', item: 'etransfers', screen: <EtransferList /> },
   ...laterLists.map((list) => ({
     path: `/${list}/:view`,
     item: list,

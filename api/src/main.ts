@@ -6,6 +6,7 @@ import {
   type ProjectorRunner,
   readProjectionStatus,
   startProjectors,
+  TokenStandingCache,
 } from '@issuer/projections';
 import pg from 'pg';
 import { createApp } from './app';
@@ -59,6 +60,7 @@ async function main() {
   const logger = createLogger(config);
   const infrastructure = await openInfrastructure(config, logger);
   const readSide = await startReadSide(infrastructure);
+  const tokenStanding = await TokenStandingCache.start({ pool: infrastructure.pool, logger });
   const publishing =
     config.projectors === 'external' ? undefined : await startPublishing(infrastructure);
   const clock = () => new Date();
@@ -68,6 +70,7 @@ async function main() {
     store: infrastructure.store,
     pool: infrastructure.pool,
     readModels: readSide.waiter,
+    tokenStanding,
     projectionStatus: publishing?.withStatus(readSide.status) ?? readSide.status,
     logger,
     clock,
@@ -116,6 +119,7 @@ async function main() {
       await closeServer(server);
       await publishing?.stop();
       await readSide.stop();
+      await tokenStanding.close();
       await infrastructure.close();
       process.exit(0);
     } catch (error) {

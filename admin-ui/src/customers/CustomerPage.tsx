@@ -5,6 +5,7 @@ import Print from '@mui/icons-material/Print';
 import ReceiptLong from '@mui/icons-material/ReceiptLong';
 import Star from '@mui/icons-material/Star';
 import StarBorder from '@mui/icons-material/StarBorder';
+import SwapHoriz from '@mui/icons-material/SwapHoriz';
 import { Alert, Box, Button, Card, CardContent, Stack, TextField, Typography } from '@mui/material';
 import { useQuery } from '@tanstack/react-query';
 import { type ReactNode, useState } from 'react';
@@ -18,6 +19,7 @@ import {
   useTranslate,
 } from 'react-admin';
 import { Link, useParams, useSearchParams } from 'react-router-dom';
+import { CustomerEtransfersDialog } from '../etransfers/CustomerEtransfersDialog';
 import { DetailList } from '../profile/DetailList';
 import { useCanChangeCustomers } from './access';
 import { CustomerTimeline, displayValue } from './CustomerTimeline';
@@ -181,7 +183,7 @@ function PageActions({
   const translate = useTranslate();
   const notify = useNotify();
   const refresh = useRefresh();
-  const [dialog, setDialog] = useState<'edit' | 'push' | 'transactions'>();
+  const [dialog, setDialog] = useState<'edit' | 'push' | 'transactions' | 'etransfers'>();
   const canChange = useCanChangeCustomers();
   const close = () => setDialog(undefined);
   const star = async () => {
@@ -220,12 +222,16 @@ function PageActions({
       <Button startIcon={<ReceiptLong />} onClick={() => setDialog('transactions')}>
         {translate('app.customers.actions.transactions')}
       </Button>
+      <Button startIcon={<SwapHoriz />} onClick={() => setDialog('etransfers')}>
+        {translate('app.etransfers.customer_section')}
+      </Button>
       <Button startIcon={<Print />} onClick={() => window.print()}>
         {translate('app.customers.page.print')}
       </Button>
       {dialog === 'edit' && <EditCustomerDialog customer={customer} open onClose={close} />}
       {dialog === 'push' && <PushNotificationDialog customer={customer} open onClose={close} />}
       {dialog === 'transactions' && <TransactionsDialog customer={customer} open onClose={close} />}
+      {dialog === 'etransfers' && <CustomerEtransfersDialog customer={customer} onClose={close} />}
     </Stack>
   );
 }

@@ -1,5 +1,6 @@
 import { companyDecisionsEnglish } from '../companies/messages.en';
 import { customersEnglish } from '../customers/messages.en';
+import { etransfersEnglish } from '../etransfers/messages.en';
 import {
   paymentsEnglish,
   pendingPaymentsEnglish,
@@ -228,6 +229,7 @@ export const appEnglish = {
   payments: paymentsEnglish,
   transactions: transactionsEnglish,
   pendingpayments: pendingPaymentsEnglish,
+  etransfers: etransfersEnglish,
 };
 
 export type AppMessages = typeof appEnglish;

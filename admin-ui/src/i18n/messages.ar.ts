@@ -1,6 +1,7 @@
 import type { TranslationMessages } from 'react-admin';
 import { companyDecisionsArabic } from '../companies/messages.ar';
 import { customersArabic } from '../customers/messages.ar';
+import { etransfersArabic } from '../etransfers/messages.ar';
 import { paymentsArabic, pendingPaymentsArabic, transactionsArabic } from '../payments/messages.ar';
 import type { AppMessages } from './appMessages.en';
 
@@ -222,6 +223,7 @@ const app: AppMessages = {
   payments: paymentsArabic,
   transactions: transactionsArabic,
   pendingpayments: pendingPaymentsArabic,
+  etransfers: etransfersArabic,
 };
 
 const arabicMessages: TranslationMessages = {

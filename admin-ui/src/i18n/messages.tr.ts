@@ -1,6 +1,7 @@
 import type { TranslationMessages } from 'react-admin';
 import { companyDecisionsTurkish } from '../companies/messages.tr';
 import { customersTurkish } from '../customers/messages.tr';
+import { etransfersTurkish } from '../etransfers/messages.tr';
 import {
   paymentsTurkish,
   pendingPaymentsTurkish,
@@ -229,6 +230,7 @@ const app: AppMessages = {
   payments: paymentsTurkish,
   transactions: transactionsTurkish,
   pendingpayments: pendingPaymentsTurkish,
+  etransfers: etransfersTurkish,
 };
 
 const turkishMessages: TranslationMessages = {

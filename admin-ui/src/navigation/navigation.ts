@@ -96,7 +96,8 @@ export const navigation: NavigationGroup[] = [
         title: 'app.nav.etransfers',
         url: '/etransfers/all',
         icon: CurrencyExchange,
-        auth: companyStaff,
+        // Compliance reads e-transfers as it reads transactions; the commands need a user role.
+        auth: authRoles.customerReaders,
         gate: 'verified',
       },
       {

@@ -59,7 +59,7 @@ export interface Payment extends RaRecord {
   completedAt: string | null;
 }
 
-export const transactionKinds = ['payment', 'refund'] as const;
+export const transactionKinds = ['payment', 'refund', 'etransfer', 'payout'] as const;
 export const transactionStatuses = ['succeeded', 'pending', 'failed'] as const;
 
 /** One money movement (`GET /api/transactions`). */

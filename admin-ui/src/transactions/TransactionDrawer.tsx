@@ -18,6 +18,7 @@ import {
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { type ReactNode, useState } from 'react';
 import { useRefresh, useTranslate } from 'react-admin';
+import { EtransferSummary } from '../etransfers/EtransferSummary';
 import { useCanTakePayments } from '../payments/access';
 import { DateTime, Money } from '../payments/Money';
 import { fetchPayment, type Payment, type Refund, type Transaction } from '../payments/paymentApi';
@@ -61,10 +62,13 @@ export function TransactionDrawer({
   const queryClient = useQueryClient();
   const canRefund = useCanTakePayments();
   const [refunding, setRefunding] = useState(false);
+  // Deposits and payouts belong to an e-transfer (its id in `paymentId`), not to a card payment.
+  const ofEtransfer = transaction.kind === 'etransfer' || transaction.kind === 'payout';
   const payment = useQuery({
     queryKey: paymentKey(transaction.paymentId),
     queryFn: () => fetchPayment(transaction.paymentId),
     retry: false,
+    enabled: !ofEtransfer,
   });
   const refunded = (changed: Payment) => {
     setRefunding(false);
@@ -120,7 +124,8 @@ export function TransactionDrawer({
           <Detail label="app.transactions.fields.refund_reason">{transaction.refundReason}</Detail>
         )}
         <Divider sx={{ my: 2 }} />
-        {payment.isPending && <LinearProgress />}
+        {ofEtransfer && <EtransferSummary etransferId={transaction.paymentId} />}
+        {!ofEtransfer && payment.isPending && <LinearProgress />}
         {payment.error && <Alert severity="error">{(payment.error as Error).message}</Alert>}
         {payment.data && (
           <PaymentDetails

@@ -243,6 +243,8 @@ export const authRoutes: Feature = () =>
       await recordRevokedTokens(pool, [
         { tokenId, sessionId, userId, companyId, expiresAt, position },
       ]);
+      // This process refuses it from the next request on; the others once PostgreSQL notifies them.
+      c.var.deps.tokenStanding?.forget(userId);
       return c.body(null, 204);
     })
     .post('/auth/password', authenticate, idempotent, jsonBody(changePasswordSchema), async (c) => {
@@ -271,6 +273,7 @@ export const authRoutes: Feature = () =>
       });
       const passwordVersion = current.passwordVersion + 1;
       await raisePasswordVersion(pool, userId, passwordVersion);
+      c.var.deps.tokenStanding?.forget(userId);
       await waitForReadModels(c, outcome.position);
       return c.json(
         await sessionAnswer(c, {

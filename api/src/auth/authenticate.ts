@@ -19,17 +19,18 @@ export function bearerToken(header: string | undefined): string {
 }
 
 /**
- * Verifies the Bearer token, then asks the read-model database whether it was signed out or
- * predates a password change (both written synchronously by their commands, so no lag).
+ * Verifies the Bearer token, then asks whether it was signed out or predates a password change
+ * (both written synchronously by their commands, so no lag): the standing cache answers from
+ * memory until PostgreSQL notifies a change, else the read-model database.
  */
 export async function authenticatedToken(c: Context<AppEnv>): Promise<AccessToken> {
-  const { config, clock, pool } = c.var.deps;
+  const { config, clock, pool, tokenStanding } = c.var.deps;
   const token = await verifyAccessToken(
     config,
     bearerToken(c.req.header('Authorization')),
     clock(),
   );
-  const standing = await getTokenStanding(pool, token);
+  const standing = await (tokenStanding?.standing(token) ?? getTokenStanding(pool, token));
   if (standing.revoked || token.passwordVersion < standing.passwordVersion) throw invalidToken();
   if (standing.companySuspended) throw companySuspended();
   return token;

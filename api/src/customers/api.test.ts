@@ -179,6 +179,36 @@ describe('the list', () => {
     );
   });
 
+  it('shows each customer as GET /api/customers/:id does, first page, search and deep page', async () => {
+    await h.addCustomer(company.token, {
+      name: 'Augusta',
+      lastName: 'Byronesque',
+      email: 'augusta@engine.test',
+      tags: ['vip', 'early'],
+      tokenPrice: 0.35,
+      tokenBalance: 1200.5,
+      percentageOwned: 1.25,
+    });
+    const pages = [
+      await list({}),
+      await list({ q: 'byronesque' }),
+      await list({}, ['name', 'ASC'], [2, 3]),
+    ];
+    for (const { rows } of pages) {
+      expect(rows.length).toBeGreaterThan(0);
+      for (const row of rows) {
+        const { nextInvestorStatuses: _next, ...one } = await jsonOf<Record<string, unknown>>(
+          await get(`/api/customers/${row.id}`),
+        );
+        expect(row).toEqual(one);
+      }
+    }
+    expect((await list({ q: 'byronesque' })).rows[0]).toMatchObject({
+      tags: ['vip', 'early'],
+      tokenPrice: 0.35,
+    });
+  });
+
   it('exposes Content-Range to browsers', async () => {
     const res = await get(listQuery({}), { Origin: 'http://localhost:5173' });
     expect(res.headers.get('Access-Control-Expose-Headers')).toContain('Content-Range');

@@ -2,10 +2,12 @@ import { randomUUID } from 'node:crypto';
 import { invalid, investorStatus, leadStatus, notFound } from '@issuer/events';
 import {
   type CustomerFilter,
+  type CustomerListQuery,
   type CustomerSort,
   customerSortFields,
   getCustomer,
   listCustomers,
+  listCustomersJson,
   streamCustomers,
 } from '@issuer/projections';
 import { type Context, Hono } from 'hono';
@@ -103,23 +105,40 @@ export const defaultSort: CustomerSort = { field: 'name', order: 'ASC' };
 
 type ListQuery = z.infer<typeof listQuerySchema>;
 
-/** The list of react-admin's `getList`/`getMany`, with `Content-Range: customers a-b/total`. */
-export async function customerList(c: Context<AppEnv>, query: ListQuery) {
+function listQueryOf(c: Context<AppEnv>, query: ListQuery): CustomerListQuery {
   const filter: CustomerFilter = query.filter ?? {};
   const [field, order] = query.sort ?? [defaultSort.field, defaultSort.order];
   const [start, end] = query.range ?? [0, filter.id ? Math.max(filter.id.length - 1, 0) : 24];
-  const list = await listCustomers(c.var.deps.pool, {
+  return {
     companyId: c.var.caller.companyId,
     sort: { field, order },
     range: { start, end },
     filter,
-  });
-  const last = start + list.rows.length - 1;
+  };
+}
+
+/** `Content-Range: customers a-b/total`, or `customers *\/total` for an empty page. */
+function setCustomersRange(c: Context<AppEnv>, start: number, shown: number, total: number) {
   c.header(
     'Content-Range',
-    list.rows.length ? `customers ${start}-${last}/${list.total}` : `customers */${list.total}`,
+    shown > 0 ? `customers ${start}-${start + shown - 1}/${total}` : `customers */${total}`,
   );
+}
+
+/** The list of react-admin's `getList`/`getMany`, with `Content-Range: customers a-b/total`. */
+export async function customerList(c: Context<AppEnv>, query: ListQuery) {
+  const listQuery = listQueryOf(c, query);
+  const list = await listCustomers(c.var.deps.pool, listQuery);
+  setCustomersRange(c, listQuery.range.start, list.rows.length, list.total);
   return list.rows.map(recordOfRow);
+}
+
+/** `customerList` as the answer itself: the page's JSON as PostgreSQL built it. */
+async function customerListAnswer(c: Context<AppEnv>, query: ListQuery) {
+  const listQuery = listQueryOf(c, query);
+  const list = await listCustomersJson(c.var.deps.pool, listQuery);
+  setCustomersRange(c, listQuery.range.start, list.shown, list.total);
+  return c.body(list.json, 200, { 'Content-Type': 'application/json' });
 }
 
 /** The caller's customer from the read model; 404 for a missing, removed or foreign one. */
@@ -226,8 +245,8 @@ function parseMapping(mapping: unknown) {
 export function createCustomerRoutes(channel: PushNotificationChannel) {
   return new Hono<AppEnv>()
     .use('/customers/*', ...customerAccess)
-    .get('/customers', queryParams(listQuerySchema), async (c) =>
-      c.json(await customerList(c, c.req.valid('query')), 200),
+    .get('/customers', queryParams(listQuerySchema), (c) =>
+      customerListAnswer(c, c.req.valid('query')),
     )
     .get('/customers/export.csv', queryParams(exportQuerySchema), async (c) => {
       const query = c.req.valid('query');

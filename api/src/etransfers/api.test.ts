@@ -1,4 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { startCustomersHarness } from '../customers/testing/customersHarness';
 import { errorOf, jsonOf } from '../http/testing/responses';
 import { loadWallet } from '../wallet/walletCommands';
 import { loadEtransfer } from './etransferCommands';
@@ -292,6 +293,30 @@ describe('a provider that cannot be reached', () => {
     expect((await h.etransfer(company.token, request.id)).status).toBe('sent');
     expect((await h.etransfer(company.token, payout.id)).status).toBe('sent');
     expect(await h.balance(company.token)).toBe(0);
+  });
+});
+
+describe('GET /api/etransfers/simulator (whether the UI offers the sandbox)', () => {
+  it('answers 200 while the simulator is the provider', async () => {
+    const res = await h.call('GET', '/api/etransfers/simulator', { token: a.token });
+    expect(res.status).toBe(200);
+    expect(await jsonOf(res)).toMatchObject({ provider: expect.any(String) });
+  });
+
+  it('is 404 with another provider, as every sandbox route is', async () => {
+    const plain = await startCustomersHarness();
+    try {
+      const owner = await plain.verifiedCompany();
+      for (const [method, path, body] of [
+        ['GET', '/api/etransfers/simulator', undefined],
+        ['POST', '/api/etransfers/simulator/incoming', {}],
+      ] as const) {
+        const res = await plain.call(method, path, { token: owner.token, body });
+        expect(res.status, `${method} ${path}`).toBe(404);
+      }
+    } finally {
+      await plain.close();
+    }
   });
 });
 

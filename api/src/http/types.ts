@@ -1,4 +1,5 @@
 import type { EventStore } from '@issuer/events';
+import type { TokenStandingCache } from '@issuer/projections';
 import type { Hono } from 'hono';
 import type { Pool } from 'pg';
 import type { Logger } from 'pino';
@@ -48,6 +49,11 @@ export interface AppDependencies {
   /** The read-model database (also holds idempotency keys and login throttling). */
   pool: Pool;
   readModels: ReadModelWaiter;
+  /**
+   * Whether a token was signed out or predates a password change, remembered until PostgreSQL
+   * notifies a change (`TokenStandingCache`); without it every request asks the database.
+   */
+  tokenStanding?: Pick<TokenStandingCache, 'standing' | 'forget'>;
   /** Position, lag and failed events of each projector, for `GET /api/health`. */
   projectionStatus(): Promise<ProjectionsHealth>;
   logger: Logger;

@@ -125,16 +125,20 @@ async function onCompany(c: Context<AppEnv>, companyId: string, command: Company
 }
 
 /** An operator decision that names its reason (suspend, reinstate, revoke the verification). */
-function decide(
+async function decide(
   c: Context<AppEnv>,
   type: (typeof decisionCommands)[keyof typeof decisionCommands],
   companyId: string,
   reason: string,
 ) {
-  return onCompany(c, companyId, {
+  const company = await onCompany(c, companyId, {
     type,
     data: { operatorId: c.var.caller.userId, reason, now: c.var.deps.clock() },
   });
+  // A suspension changes its users' token standing: this process sees it from the next request;
+  // the others when PostgreSQL's notice reaches them.
+  c.var.deps.tokenStanding?.forget('');
+  return company;
 }
 
 export const operatorRoutes: Feature = () =>

@@ -100,6 +100,22 @@ describe('GET /api/transactions', () => {
     expect(net).toBe(String(12_345 + 500 - 2_345));
   });
 
+  it('shows each row as GET /api/transactions/:id does, on every kind of page', async () => {
+    const pages = [
+      await list({}),
+      await list({ filter: { q: 'lovelace' } }),
+      await list({ filter: { amountMin: 500 } }),
+      await list({ range: [2, 2] }),
+    ];
+    for (const { rows } of pages) {
+      expect(rows.length).toBeGreaterThan(0);
+      for (const row of rows)
+        expect(row).toEqual(await jsonOf(await get(`/api/transactions/${row.id}`)));
+    }
+    const res = await get('/api/transactions');
+    expect(res.headers.get('Content-Type')).toMatch(/^application\/json/);
+  });
+
   it('filters by kind, customer, terminal, amount, dates and search, and sorts by amount', async () => {
     expect((await list({ filter: { kind: 'refund' } })).net).toBe('-2345');
     expect((await list({ filter: { customerId } })).range).toBe('transactions 0-1/2');

@@ -32,5 +32,5 @@ export const legacyTransactionRoutes: Feature = () =>
         ...(customerId ? { customerId } : {}),
         ...(search ? { q: search } : {}),
       };
-      return c.json(await transactionList(c, { range: [0, maxPageRows - 1] }, filter), 200);
+      return transactionList(c, { range: [0, maxPageRows - 1] }, filter);
     });

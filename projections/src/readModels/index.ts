@@ -3,6 +3,13 @@ import { companiesProjection } from './companies/companiesProjection';
 import { customersProjection } from './customers/customersProjection';
 import { moneyProjection } from './money/moneyProjection';
 import { revokedTokensProjection } from './revokedTokens/revokedTokensProjection';
+
+export {
+  TokenStandingCache,
+  type TokenStandingCacheOptions,
+} from './revokedTokens/tokenStandingCache';
+export { TOKEN_STANDING_CHANNEL } from './revokedTokens/tokenStandingNotices';
+
 import { usersProjection } from './users/usersProjection';
 
 export {
@@ -36,6 +43,7 @@ export {
   customerSortFields,
   getCustomer,
   listCustomers,
+  listCustomersJson,
   streamCustomers,
 } from './customers/queries';
 export {
@@ -105,6 +113,7 @@ export {
 export {
   getTransaction,
   listTransactions,
+  listTransactionsJson,
   streamTransactions,
   type TransactionFilter,
   type TransactionList,

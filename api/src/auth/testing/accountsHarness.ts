@@ -1,5 +1,10 @@
 import { PostgresEventStore } from '@issuer/eventstore';
-import { ListeningReadModelWaiter, migrateProjections, ProjectorRunner } from '@issuer/projections';
+import {
+  ListeningReadModelWaiter,
+  migrateProjections,
+  ProjectorRunner,
+  TokenStandingCache,
+} from '@issuer/projections';
 import { createDatabase } from '@issuer/test-support';
 import type { Hono } from 'hono';
 import pg from 'pg';
@@ -83,11 +88,14 @@ export async function startAccountsHarness({
           names: allProjections.map((projection) => projection.name),
         })
       : runner.readModelWaiter;
+  // As every API process has: the token standing remembered until PostgreSQL notifies a change.
+  const tokenStanding = await TokenStandingCache.start({ pool, logger });
   let now = new Date('2025-03-01T10:00:00.000Z').getTime();
   const deps: AppDependencies = {
     store,
     pool,
     readModels: waiter,
+    tokenStanding,
     projectionStatus: async () => ({ projections: [], recentFailures: [] }),
     logger,
     clock: () => new Date(now),
@@ -122,6 +130,7 @@ export async function startAccountsHarness({
     close: async () => {
       await runner.stop();
       if (waiter instanceof ListeningReadModelWaiter) await waiter.close();
+      await tokenStanding.close();
       await store.close();
       await Promise.all([storePool.end(), pool.end()]);
     },

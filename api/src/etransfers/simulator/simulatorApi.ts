@@ -6,7 +6,11 @@ import { customerAccess } from '../../customers/access';
 import { type AppEnv, errorResponse, type Feature, idempotent, jsonBody } from '../../http';
 import { amountCents } from '../../payments/api';
 import { ownEtransfer } from '../etransferCommands';
-import { type EtransferSimulatorControls, isEtransferSimulator } from './etransferSimulator';
+import {
+  type EtransferSimulatorControls,
+  etransferSimulatorName,
+  isEtransferSimulator,
+} from './etransferSimulator';
 
 const access = every(...customerAccess);
 const incomingSchema = z.strictObject({
@@ -23,7 +27,8 @@ async function ownRequest(c: Context<AppEnv>, etransferId: string) {
 
 /**
  * The sandbox's customer side, mounted only while the simulator is the provider: pay or decline
- * a money request, or send the company an e-transfer nobody requested.
+ * a money request, or send the company an e-transfer nobody requested. `GET
+ * /etransfers/simulator` answers 200 here and 404 otherwise: whether the UI offers the sandbox.
  */
 export const etransferSimulatorRoutes: Feature = (deps) => {
   const routes = new Hono<AppEnv>();
@@ -39,6 +44,7 @@ export const etransferSimulatorRoutes: Feature = (deps) => {
     return c.json({ etransferId }, 202);
   };
   return routes
+    .get('/etransfers/simulator', access, (c) => c.json({ provider: etransferSimulatorName }, 200))
     .post(
       '/etransfers/simulator/incoming',
       access,

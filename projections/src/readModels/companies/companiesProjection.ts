@@ -6,6 +6,7 @@ import {
 } from '@issuer/events';
 import type { PoolClient } from 'pg';
 import type { Projection } from '../../projection';
+import { companyStandingTriggers } from '../revokedTokens/tokenStandingNotices';
 
 export interface TerminalRow {
   id: string;
@@ -61,6 +62,7 @@ export const companiesProjection: Projection = {
   tables: ['companies'],
   async migrate(client) {
     await client.query(migration);
+    await client.query(companyStandingTriggers());
   },
   async apply(events, client) {
     const touched = await loadCompanies(client, companyIdsOf(events));

@@ -1,5 +1,6 @@
 import type { InvestorStatus, LeadStatus } from '@issuer/events';
 import type { Pool, PoolClient } from 'pg';
+import { isoText } from '../isoText';
 import {
   type CustomerRow,
   customerColumns,
@@ -78,35 +79,74 @@ export async function getCustomer(
  * large company costs what the first does. With a search, the matches are few enough to count
  * in the same statement.
  */
-export async function listCustomers(
+/** What a page selects and how a selected row becomes what the caller gets. */
+interface Shape<Row> {
+  columns: string;
+  // biome-ignore lint/suspicious/noExplicitAny: a row as pg decodes `columns`
+  map: (selected: any) => Row;
+}
+
+const storedShape: Shape<CustomerRow> = { columns: customerColumns, map: toCustomerRow };
+
+/** A customer as the API answers it (the record: the row without companyId, removed, position). */
+const jsonShape: Shape<string> = {
+  columns: `json_build_object('id', customer_id, 'name', name, 'lastName', last_name,
+    'nickname', nickname, 'avatar', avatar, 'company', company, 'jobTitle', job_title,
+    'email', email, 'phone', phone, 'address', address, 'birthday', birthday, 'notes', notes,
+    'tags', tags, 'roundId', round_id, 'tokenPrice', token_price, 'tokenBalance', token_balance,
+    'percentageOwned', percentage_owned, 'walletAddress', wallet_address, 'starred', starred,
+    'leadStatus', lead_status, 'investorStatus', investor_status,
+    'createdAt', ${isoText('created_at')}, 'updatedAt', ${isoText('updated_at')},
+    'version', version)::text AS json`,
+  map: (selected: { json: string }) => selected.json,
+};
+
+export function listCustomers(db: Queryable, query: CustomerListQuery): Promise<CustomerList> {
+  return listShaped(db, query, storedShape);
+}
+
+/**
+ * `listCustomers` for the API: the page as the answer's JSON array of records, built by
+ * PostgreSQL, so no row is decoded, mapped or serialized in Node.
+ */
+export async function listCustomersJson(
   db: Queryable,
   query: CustomerListQuery,
-): Promise<CustomerList> {
+): Promise<{ json: string; shown: number; total: number }> {
+  const list = await listShaped(db, query, jsonShape);
+  return { json: `[${list.rows.join(',')}]`, shown: list.rows.length, total: list.total };
+}
+
+async function listShaped<Row>(
+  db: Queryable,
+  query: CustomerListQuery,
+  shape: Shape<Row>,
+): Promise<{ rows: Row[]; total: number }> {
   const { start, end } = query.range;
   const limit = Math.max(0, end - start + 1);
   const where = customerWhere(query.companyId, query.filter);
   const counted = countedTotal(query.companyId, query.filter);
-  if (!counted) return countedPage(db, where, query.sort, start, limit);
+  if (!counted) return countedPage(db, shape, where, query.sort, start, limit);
   if (start < shallowPages) {
     // The usual case in one round trip: the page and its total from the counts row.
     const n = where.params.length;
-    const { rows } = await db.query<StoredCustomer & { total: string }>(
-      `SELECT ${customerColumns}, (${counted.sql(n)}) AS total FROM customers WHERE ${where.sql}
+    const { rows } = await db.query<{ total: string }>(
+      `SELECT ${shape.columns}, (${counted.sql(n)}) AS total FROM customers WHERE ${where.sql}
         ORDER BY ${orderBy(query.sort)} LIMIT $${n + counted.params.length + 1}
         OFFSET $${n + counted.params.length + 2}`,
       [...where.params, ...counted.params, limit, start],
     );
     const first = rows[0];
-    if (first) return { rows: rows.map(toCustomerRow), total: Number(first.total) };
+    if (first) return { rows: rows.map(shape.map), total: Number(first.total) };
   }
   const total = await storedTotal(db, counted);
   if (start >= total || limit === 0) return { rows: [], total };
   if (start <= total / 2) {
-    return { rows: await page(db, where, query.sort, start, limit), total };
+    return { rows: await page(db, shape, where, query.sort, start, limit), total };
   }
   const reversedStart = Math.max(0, total - 1 - end);
   const reversedLimit = total - start - reversedStart;
-  const reversed = await page(db, where, flip(query.sort), reversedStart, reversedLimit);
+  const reversed = await page(db, shape, where, flip(query.sort), reversedStart, reversedLimit);
   return { rows: reversed.reverse(), total };
 }
 
@@ -190,37 +230,39 @@ async function storedTotal(db: Queryable, counted: CountedTotal): Promise<number
   return Number(rows[0]?.total ?? 0);
 }
 
-async function page(
+async function page<Row>(
   db: Queryable,
+  shape: Shape<Row>,
   where: Where,
   sort: CustomerSort,
   offset: number,
   limit: number,
-): Promise<CustomerRow[]> {
+): Promise<Row[]> {
   const n = where.params.length;
-  const { rows } = await db.query<StoredCustomer>(
-    `SELECT ${customerColumns} FROM customers WHERE ${where.sql}
+  const { rows } = await db.query(
+    `SELECT ${shape.columns} FROM customers WHERE ${where.sql}
       ORDER BY ${orderBy(sort)} LIMIT $${n + 1} OFFSET $${n + 2}`,
     [...where.params, limit, offset],
   );
-  return rows.map(toCustomerRow);
+  return rows.map(shape.map);
 }
 
-async function countedPage(
+async function countedPage<Row>(
   db: Queryable,
+  shape: Shape<Row>,
   where: Where,
   sort: CustomerSort,
   offset: number,
   limit: number,
-): Promise<CustomerList> {
+): Promise<{ rows: Row[]; total: number }> {
   const n = where.params.length;
-  const { rows } = await db.query<StoredCustomer & { total: string }>(
-    `SELECT ${customerColumns}, count(*) OVER () AS total FROM customers WHERE ${where.sql}
+  const { rows } = await db.query<{ total: string }>(
+    `SELECT ${shape.columns}, count(*) OVER () AS total FROM customers WHERE ${where.sql}
       ORDER BY ${orderBy(sort)} LIMIT $${n + 1} OFFSET $${n + 2}`,
     [...where.params, limit, offset],
   );
   const first = rows[0];
-  if (first) return { rows: rows.map(toCustomerRow), total: Number(first.total) };
+  if (first) return { rows: rows.map(shape.map), total: Number(first.total) };
   const counted = await db.query<{ total: string }>(
     `SELECT count(*) AS total FROM customers WHERE ${where.sql}`,
     where.params,

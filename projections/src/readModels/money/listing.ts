@@ -31,22 +31,40 @@ export const searchWords = (q: string | undefined) =>
 const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
 export const likePattern = (word: string) => `%${escapeLike(word)}%`;
 
+/** One word of a search: the customers whose name holds it, and what else a row may match. */
+export interface SearchWord {
+  /** `SELECT customer_id …` of the company's customers whose name holds the word. */
+  customers: string;
+  /** The row's own columns that may hold the word instead (description, payment id prefix). */
+  other: string;
+}
+
 /**
  * Adds `q`: every word must be in the customer's name ("name lastName"), in the description, or
- * begin the payment id. Each is an index lookup (see the schema).
+ * begin the payment id. Each is an index lookup (see the schema). Returns each word's parts, so
+ * that the totals can be counted from the stored per-customer counts (`searchTotals`).
  */
-export function addMoneySearch(where: ReturnType<typeof whereBuilder>, q: string | undefined) {
+export function addMoneySearch(
+  where: ReturnType<typeof whereBuilder>,
+  q: string | undefined,
+): SearchWord[] {
+  const words: SearchWord[] = [];
   for (const word of searchWords(q)) {
     where.add(
-      (anywhere, prefix) => `(customer_id = ANY(ARRAY(
-          SELECT customer_id FROM money_customer_names
-           WHERE company_id = $1 AND lower(first_name || ' ' || last_name) LIKE ${anywhere}))
-        OR lower(description) LIKE ${anywhere}
-        OR payment_id LIKE ${prefix})`,
+      (anywhere, prefix) => {
+        const searched = {
+          customers: `SELECT customer_id FROM money_customer_names
+           WHERE company_id = $1 AND lower(first_name || ' ' || last_name) LIKE ${anywhere}`,
+          other: `lower(description) LIKE ${anywhere} OR payment_id LIKE ${prefix}`,
+        };
+        words.push(searched);
+        return `(customer_id = ANY(ARRAY(${searched.customers})) OR ${searched.other})`;
+      },
       likePattern(word),
       `${escapeLike(word)}%`,
     );
   }
+  return words;
 }
 
 /** One table's list: its columns, its id column and the column behind each sort field. */
@@ -55,13 +73,36 @@ export interface ListTable<Field extends string> {
   columns: string;
   id: string;
   sortColumns: Record<Field, string>;
+  /**
+   * The row as the API shows it, built by PostgreSQL (a `json_build_object(…)` over `columns`):
+   * pages then come back as one text column per row (`json__`), nothing decoded or mapped in Node.
+   */
+  json?: string;
 }
+
+/** A page row when the table has `json`: the row's API object as JSON text. */
+export interface JsonRow {
+  json__: string;
+}
+
+/** What a page selects from rows that have `columns`: those, or the row's JSON when there is one. */
+const shown = <Field extends string>(spec: ListTable<Field>) =>
+  spec.json ? `${spec.json}::text AS json__` : spec.columns;
 
 /** The total of a filter as `money_counts` keeps it: a sum over values of one dimension. */
 export interface CountedDimension {
   list: string;
   dimension: string;
   values: readonly string[];
+}
+
+/**
+ * A search whose totals come from `money_counts`' per-customer rows: the customers matching every
+ * word, summed, plus the rows of other customers (or none) that match through their own columns.
+ */
+export interface SearchTotals {
+  list: string;
+  words: readonly SearchWord[];
 }
 
 export interface Totals {
@@ -84,6 +125,8 @@ export async function listPage<Stored, Field extends string>(
     companyId: string;
     where: Where;
     counted: CountedDimension | undefined;
+    /** A search (and nothing else) counted from the per-customer totals. */
+    searched?: SearchTotals | undefined;
     sort: Sort<Field>;
     range: { start: number; end: number };
     /** The column summed into `netCents`; without it the sum is 0. */
@@ -98,14 +141,16 @@ export async function listPage<Stored, Field extends string>(
     const first = await pageWithTotals<Stored, Field>(db, spec, query, start, limit);
     if (first) return first;
   }
-  if (!query.counted && limit > 0) {
-    // Usually few matches (a search): all of them, their totals and the page in one statement.
+  if (!query.counted && !query.searched && limit > 0) {
+    // Usually few matches (a filter): all of them, their totals and the page in one statement.
     const few = await fewMatchesPage<Stored, Field>(db, spec, query, start, limit);
     if (few) return few;
   }
   const totals = query.counted
     ? await countedTotals(db, query.companyId, query.counted)
-    : await countMatches(db, spec.table, query.where, query.netColumn);
+    : query.searched
+      ? await searchTotals(db, spec.table, query.where, query.searched)
+      : await countMatches(db, spec.table, query.where, query.netColumn);
   if (start >= totals.total || limit === 0) return { rows: [], ...totals };
   // A filter with few matches: sort them, rather than walk the sort index past rows that do not
   // match (the planner's estimate can be far off, as for the pending payments of a busy company).
@@ -144,7 +189,7 @@ async function pageWithTotals<Stored, Field extends string>(
     `(SELECT coalesce(sum(${column}), 0) FROM money_counts WHERE company_id = $${n + 1}
        AND list = $${n + 2} AND dimension = $${n + 3} AND value = ANY($${n + 4}))`;
   const { rows } = await db.query<Record<string, unknown> & { total__: string; net__: string }>(
-    `SELECT ${spec.columns}, ${totals('total')} AS total__, ${totals('net_cents')} AS net__
+    `SELECT ${shown(spec)}, ${totals('total')} AS total__, ${totals('net_cents')} AS net__
        FROM ${spec.table} WHERE ${query.where.sql}
       ORDER BY ${orderBy(spec, query.sort)} LIMIT $${n + 5} OFFSET $${n + 6}`,
     [
@@ -181,7 +226,8 @@ async function fewMatchesPage<Stored, Field extends string>(
        SELECT ${spec.columns} FROM ${spec.table} WHERE ${query.where.sql} LIMIT ${fewMatches + 1}
      ), totals AS (SELECT count(*) AS total__, ${net} AS net__ FROM matches)
      SELECT * FROM totals LEFT JOIN LATERAL (
-       SELECT * FROM matches ORDER BY ${orderBy(spec, query.sort)} LIMIT $${n + 1} OFFSET $${n + 2}
+       SELECT ${shown(spec)} FROM matches ORDER BY ${orderBy(spec, query.sort)}
+        LIMIT $${n + 1} OFFSET $${n + 2}
      ) page ON true`,
     [...query.where.params, limit, start],
   );
@@ -189,7 +235,7 @@ async function fewMatchesPage<Stored, Field extends string>(
   if (!first || Number(first.total__) > fewMatches) return undefined;
   return {
     rows: rows
-      .filter((row) => row[spec.id] !== null)
+      .filter((row) => row[spec.json ? 'json__' : spec.id] !== null)
       .map(({ total__: _total, net__: _net, ...row }) => row as Stored),
     total: Number(first.total__),
     netCents: BigInt(first.net__),
@@ -216,9 +262,10 @@ async function page<Stored, Field extends string>(
   const matches = `SELECT ${spec.columns} FROM ${spec.table} WHERE ${where.sql}`;
   const { rows } = await db.query(
     materialized
-      ? `WITH matches AS MATERIALIZED (${matches}) SELECT * FROM matches
+      ? `WITH matches AS MATERIALIZED (${matches}) SELECT ${shown(spec)} FROM matches
           ORDER BY ${orderBy(spec, sort)} LIMIT $${n + 1} OFFSET $${n + 2}`
-      : `${matches} ORDER BY ${orderBy(spec, sort)} LIMIT $${n + 1} OFFSET $${n + 2}`,
+      : `SELECT ${shown(spec)} FROM ${spec.table} WHERE ${where.sql}
+          ORDER BY ${orderBy(spec, sort)} LIMIT $${n + 1} OFFSET $${n + 2}`,
     [...where.params, limit, offset],
   );
   return rows as Stored[];
@@ -233,6 +280,39 @@ async function countedTotals(
     `SELECT coalesce(sum(total), 0) AS total, coalesce(sum(net_cents), 0) AS net FROM money_counts
       WHERE company_id = $1 AND list = $2 AND dimension = $3 AND value = ANY($4)`,
     [companyId, counted.list, counted.dimension, counted.values],
+  );
+  return { total: Number(rows[0]?.total ?? 0), netCents: BigInt(rows[0]?.net ?? 0) };
+}
+
+/**
+ * A search's exact totals without reading every match: the stored totals of the customers whose
+ * name matches every word, plus the rows outside those customers that match through their own
+ * columns (description, payment id; the trigram and prefix indexes find them). A row outside
+ * those customers matches only if some word is in its own columns, so nothing is missed or
+ * counted twice.
+ */
+async function searchTotals(
+  db: Queryable,
+  table: string,
+  where: Where,
+  searched: SearchTotals,
+): Promise<Totals> {
+  const n = where.params.length;
+  const customers = searched.words.map((word) => `(${word.customers})`).join(' INTERSECT ');
+  const other = searched.words.map((word) => `(${word.other})`).join(' OR ');
+  const { rows } = await db.query<{ total: string; net: string }>(
+    `WITH named AS MATERIALIZED (SELECT ARRAY(${customers}) AS ids),
+     counted AS (
+       SELECT coalesce(sum(total), 0) AS total, coalesce(sum(net_cents), 0) AS net
+         FROM money_counts, named
+        WHERE company_id = $1 AND list = $${n + 1} AND dimension = 'customerId'
+          AND value = ANY(named.ids)
+     ), rest AS (
+       SELECT count(*) AS total, coalesce(sum(net_cents), 0) AS net FROM ${table}, named
+        WHERE ${where.sql} AND (${other}) AND NOT coalesce(customer_id = ANY(named.ids), false)
+     )
+     SELECT counted.total + rest.total AS total, counted.net + rest.net AS net FROM counted, rest`,
+    [...where.params, searched.list],
   );
   return { total: Number(rows[0]?.total ?? 0), netCents: BigInt(rows[0]?.net ?? 0) };
 }

@@ -481,3 +481,65 @@ describe('a filter with many matches', () => {
     expect(last.rows.map((row) => row.amountCents)).toEqual([10, 9, 8, 7, 6, 5, 4, 3, 2]);
   });
 });
+
+describe('a search’s totals, counted from the customers’ stored totals', () => {
+  const company = 'co-search';
+  beforeAll(async () => {
+    const customers = [
+      ['cus-s1', 'Hannah', 'Stone'],
+      ['cus-s2', 'Johanna', 'Gold'],
+      ['cus-s3', 'Otto', 'Hann'],
+    ] as const;
+    const events: { type: string; data: unknown }[] = customers.map(([id, name, last]) =>
+      customerAdded(company, id, name, last),
+    );
+    for (let i = 0; i < 24; i += 1) {
+      const p = paymentEvents(company, `s${String(i).padStart(2, '0')}`);
+      events.push(
+        p.requested({
+          amountCents: 100 + i,
+          customerId: [...customers.map(([id]) => id), null][i % 4] ?? null,
+          description: [null, 'Hanna tea', 'Gold bar'][i % 3] ?? null,
+        }),
+        p.captured(100 + i, `2026-05-01T12:00:${String(i).padStart(2, '0')}Z`),
+      );
+      if (i % 5 === 0) events.push(p.refunded(`sr${i}`, 10, `2026-05-02T00:00:${10 + i}Z`));
+    }
+    await given(events);
+  });
+
+  it('equals counting the matching rows, for one word and several, without counting a row twice', async () => {
+    const all = (await transactions(company, { range: { start: 0, end: 99 } })).rows;
+    const matches = (q: string) =>
+      all.filter((row) =>
+        q
+          .toLowerCase()
+          .split(' ')
+          .every(
+            (word) =>
+              `${row.customerName ?? ''} ${row.description ?? ''}`.toLowerCase().includes(word) ||
+              row.paymentId.startsWith(word),
+          ),
+      );
+    for (const q of [
+      'hanna',
+      'hann',
+      'gold',
+      'Hanna gold',
+      'gold hanna tea',
+      's1',
+      'stone',
+      'zzz',
+    ]) {
+      const expected = matches(q);
+      const list = await transactions(company, { filter: { q } });
+      expect([q, list.total, list.netCents]).toEqual([
+        q,
+        expected.length,
+        BigInt(expected.reduce((sum, row) => sum + row.netCents, 0)),
+      ]);
+      expect(list.rows.map((row) => row.id)).toEqual(expected.slice(0, 25).map((row) => row.id));
+    }
+    expect(matches('hanna').length).toBeGreaterThan(10);
+  });
+});

@@ -1,10 +1,14 @@
 import type { Pool } from 'pg';
+import { isoText } from '../isoText';
 import {
   addMoneySearch,
   type CountedDimension,
+  type JsonRow,
   type ListTable,
   listPage,
   type Queryable,
+  type SearchTotals,
+  type SearchWord,
   type Sort,
   searchWords,
   streamRows,
@@ -81,16 +85,60 @@ export async function listTransactions(
   db: Queryable,
   query: TransactionListQuery,
 ): Promise<TransactionList> {
+  const list = await transactionPage<StoredTransaction>(db, table, query);
+  return { rows: list.rows.map(toTransactionRow), total: list.total, netCents: list.netCents };
+}
+
+/** A transaction as the API shows it (the contract's Transaction resource), built by PostgreSQL. */
+const transactionJson = `json_build_object('id', transaction_id, 'kind', kind, 'status', status,
+  'amountCents', amount_cents, 'netCents', net_cents, 'currency', currency,
+  'paymentId', payment_id, 'refundReason', refund_reason, 'customerId', customer_id,
+  'customerName', customer_name, 'terminalId', terminal_id, 'terminalName', terminal_name,
+  'description', description, 'cardBrand', card_brand, 'cardLast4', card_last4,
+  'createdAt', ${isoText('created_at')})`;
+
+export interface TransactionJsonList {
+  /** The page as the API answers it: a JSON array of Transaction resources. */
+  json: string;
+  /** Rows on the page. */
+  shown: number;
+  total: number;
+  netCents: bigint;
+}
+
+/**
+ * `listTransactions` for the API: the page comes back as the answer's JSON, built by PostgreSQL,
+ * so no row is decoded, mapped or serialized in Node (the list is the hottest read).
+ */
+export async function listTransactionsJson(
+  db: Queryable,
+  query: TransactionListQuery,
+): Promise<TransactionJsonList> {
+  const list = await transactionPage<JsonRow>(db, { ...table, json: transactionJson }, query);
+  return {
+    json: `[${list.rows.map((row) => row.json__).join(',')}]`,
+    shown: list.rows.length,
+    total: list.total,
+    netCents: list.netCents,
+  };
+}
+
+function transactionPage<Stored>(
+  db: Queryable,
+  spec: ListTable<TransactionSortField>,
+  query: TransactionListQuery,
+) {
   const filter = withoutNoOpStatus(query.filter);
-  const list = await listPage<StoredTransaction, TransactionSortField>(db, table, {
+  const { where, searched } = transactionWhere(query.companyId, filter);
+  return listPage<Stored, TransactionSortField>(db, spec, {
     companyId: query.companyId,
-    where: transactionWhere(query.companyId, filter),
+    where,
     counted: countedDimension(filter),
+    searched: searchedOnly(filter, searched),
     sort: query.sort,
     range: query.range,
     netColumn: 'net_cents',
   });
-  return { rows: list.rows.map(toTransactionRow), total: list.total, netCents: list.netCents };
 }
 
 /** Every matching transaction in the list's order, in batches (the CSV export). */
@@ -98,7 +146,7 @@ export async function* streamTransactions(
   pool: Pool,
   query: Omit<TransactionListQuery, 'range'>,
 ): AsyncGenerator<TransactionRow[]> {
-  const where = transactionWhere(query.companyId, withoutNoOpStatus(query.filter));
+  const { where } = transactionWhere(query.companyId, withoutNoOpStatus(query.filter));
   for await (const batch of streamRows<StoredTransaction, TransactionSortField>(
     pool,
     table,
@@ -118,7 +166,7 @@ function withoutNoOpStatus(filter: TransactionFilter): TransactionFilter {
 
 function transactionWhere(companyId: string, filter: TransactionFilter) {
   const where = whereBuilder(companyId);
-  addMoneySearch(where, filter.q);
+  const searched = addMoneySearch(where, filter.q);
   if (filter.kind) where.add((p) => `kind = ANY(${p})`, filter.kind);
   if (filter.status) where.add((p) => `status = ANY(${p})`, filter.status);
   if (filter.customerId) where.add((p) => `customer_id = ${p}`, filter.customerId);
@@ -128,7 +176,18 @@ function transactionWhere(companyId: string, filter: TransactionFilter) {
   if (filter.amountMin !== undefined) where.add((p) => `amount_cents >= ${p}`, filter.amountMin);
   if (filter.amountMax !== undefined) where.add((p) => `amount_cents <= ${p}`, filter.amountMax);
   if (filter.id) where.add((p) => `transaction_id = ANY(${p})`, filter.id);
-  return where.build();
+  return { where: where.build(), searched };
+}
+
+/** A search and no other filter: its totals come from the per-customer counts. */
+function searchedOnly(
+  filter: TransactionFilter,
+  words: readonly SearchWord[],
+): SearchTotals | undefined {
+  const { q: _q, ...others } = filter;
+  if (words.length === 0 || Object.values(others).some((value) => value !== undefined))
+    return undefined;
+  return { list: 'transactions', words };
 }
 
 /** The stored total when the filter is at most one of kind, customer or terminal. */

@@ -2,6 +2,7 @@ import type { RecordedEvent } from '@issuer/events';
 import { asUserEvent } from '@issuer/events';
 import type { Pool, PoolClient } from 'pg';
 import type { Projection } from '../../projection';
+import { tokenStandingTriggers } from './tokenStandingNotices';
 
 type Queryable = Pool | PoolClient;
 
@@ -39,6 +40,7 @@ export const revokedTokensProjection: Projection = {
   tables: ['revoked_tokens'],
   async migrate(client) {
     await client.query(migration);
+    await client.query(tokenStandingTriggers('revoked_tokens', 'true'));
   },
   async apply(events, client) {
     await recordRevokedTokens(client, events.flatMap(revokedTokenOf));

@@ -1,6 +1,7 @@
 import { asUserEvent, type RecordedEvent, type UserEvent, type UserSettings } from '@issuer/events';
 import type { Pool, PoolClient } from 'pg';
 import type { Projection } from '../../projection';
+import { tokenStandingTriggers } from '../revokedTokens/tokenStandingNotices';
 
 /** A user without the password hash: no read model keeps it. */
 export interface UserRow {
@@ -46,6 +47,9 @@ export const usersProjection: Projection = {
   tables: ['users'],
   async migrate(client) {
     await client.query(migration);
+    await client.query(
+      tokenStandingTriggers('users', 'OLD.password_version IS DISTINCT FROM NEW.password_version'),
+    );
   },
   async apply(events, client) {
     const touched = await loadUsers(client, userIdsOf(events));

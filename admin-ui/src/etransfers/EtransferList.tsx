@@ -1,0 +1,314 @@
+import SwapHoriz from '@mui/icons-material/SwapHoriz';
+import { Alert, Box, Chip, Tab, Tabs, Typography, useMediaQuery } from '@mui/material';
+import type { Theme } from '@mui/material/styles';
+import { lazy, Suspense, useState } from 'react';
+import {
+  AutocompleteInput,
+  Datagrid,
+  FilterButton,
+  FunctionField,
+  List,
+  ReferenceInput,
+  SearchInput,
+  SelectInput,
+  SimpleList,
+  TopToolbar,
+  useListContext,
+  useTranslate,
+} from 'react-admin';
+import { Link, Navigate, useParams } from 'react-router-dom';
+import { DateTime, Money } from '../payments/Money';
+import { EtransferButtons } from './EtransferButtons';
+import { EtransferStatusChip } from './EtransferStatusChip';
+import { type Etransfer, etransferKinds, etransferStatuses } from './etransferApi';
+import { type EtransferView, etransferViews, isEtransferView, signedCents } from './etransferLogic';
+
+const EtransferDrawer = lazy(() =>
+  import('./EtransferDrawer').then((module) => ({ default: module.EtransferDrawer })),
+);
+
+const field = (name: string) => `app.etransfers.fields.${name}`;
+
+interface CustomerChoice {
+  id: string;
+  name?: string;
+  lastName?: string;
+  email: string;
+}
+const customerText = (customer: CustomerChoice) =>
+  [customer.name, customer.lastName].filter(Boolean).join(' ') || customer.email;
+
+function useFilters() {
+  const translate = useTranslate();
+  return [
+    <SearchInput key="q" source="q" alwaysOn placeholder={translate('ra.action.search')} />,
+    <SelectInput
+      key="status"
+      source="status"
+      label={field('status')}
+      choices={etransferStatuses.map((id) => ({ id, name: `app.etransfers.status.${id}` }))}
+    />,
+    <SelectInput
+      key="kind"
+      source="kind"
+      label={field('kind')}
+      choices={etransferKinds.map((id) => ({ id, name: `app.etransfers.kind.${id}` }))}
+    />,
+    <ReferenceInput key="customerId" source="customerId" reference="customers">
+      <AutocompleteInput
+        label={field('customer')}
+        optionText={customerText}
+        filterToQuery={(q: string) => ({ q })}
+        sx={{ minWidth: 220 }}
+      />
+    </ReferenceInput>,
+  ];
+}
+
+function ListActions() {
+  return (
+    <TopToolbar sx={{ flexWrap: 'wrap' }}>
+      <EtransferButtons />
+      <FilterButton />
+    </TopToolbar>
+  );
+}
+
+/** The exact count of every matching e-transfer (not just this page), or why the list failed. */
+function Totals() {
+  const translate = useTranslate();
+  const { total, error, isPending } = useListContext();
+  if (error) {
+    return (
+      <Alert severity="error" sx={{ m: 1 }}>
+        {translate('app.etransfers.load_failed', { message: (error as Error).message })}
+      </Alert>
+    );
+  }
+  if (isPending || !total) return null;
+  return (
+    <Typography
+      variant="body2"
+      color="text.secondary"
+      sx={{ px: 2, py: 1 }}
+      data-testid="etransfers-totals"
+    >
+      {translate('app.etransfers.totals', { count: total.toLocaleString() })}
+    </Typography>
+  );
+}
+
+function NoEtransfers({ view }: { view: EtransferView }) {
+  const translate = useTranslate();
+  const { filterValues, error } = useListContext();
+  if (error) return null;
+  const filtered = Object.keys(filterValues).length > 0;
+  const text = filtered
+    ? 'app.etransfers.no_match'
+    : view === 'unmatched'
+      ? 'app.etransfers.empty_unmatched'
+      : 'app.etransfers.empty';
+  return (
+    <Box component="section" sx={{ py: 6, px: 2, textAlign: 'center' }}>
+      <SwapHoriz sx={{ fontSize: 56, color: 'text.disabled' }} />
+      <Typography variant="h6" component="p">
+        {translate(text)}
+      </Typography>
+      {!filtered && view !== 'unmatched' && (
+        <Typography color="text.secondary">{translate('app.etransfers.empty_hint')}</Typography>
+      )}
+    </Box>
+  );
+}
+
+function Amount({ record }: { record: Etransfer }) {
+  const moved =
+    record.status === 'deposited' || (record.kind === 'payout' && record.status === 'sent');
+  return (
+    <Box
+      component="span"
+      sx={{ fontWeight: 600, color: moved ? 'text.primary' : 'text.secondary' }}
+    >
+      <Money cents={signedCents(record)} />
+    </Box>
+  );
+}
+
+function KindChip({ kind }: { kind: string }) {
+  const translate = useTranslate();
+  return (
+    <Chip
+      size="small"
+      variant="outlined"
+      label={translate(`app.etransfers.kind.${kind}`, { _: kind })}
+    />
+  );
+}
+
+/** The customer's name; an unmatched one says so (as a chip, or as words inside a line of text). */
+function Who({ record, inline = false }: { record: Etransfer; inline?: boolean }) {
+  const translate = useTranslate();
+  if (record.customerName) return <>{record.customerName}</>;
+  if (!record.customerId && inline) return <>{translate('app.etransfers.unmatched_customer')}</>;
+  if (!record.customerId) {
+    return (
+      <Chip
+        size="small"
+        color="warning"
+        variant="outlined"
+        label={translate('app.etransfers.unmatched_customer')}
+      />
+    );
+  }
+  return null;
+}
+
+function EtransferRows({
+  view,
+  onOpen,
+}: {
+  view: EtransferView;
+  onOpen: (record: Etransfer) => void;
+}) {
+  const small = useMediaQuery((theme: Theme) => theme.breakpoints.down('md'), { noSsr: true });
+  const open = (_id: unknown, _resource: string, record: unknown) => {
+    onOpen(record as Etransfer);
+    return false as const;
+  };
+  if (small) {
+    return (
+      <SimpleList<Etransfer>
+        empty={<NoEtransfers view={view} />}
+        rowClick={open}
+        primaryText={(record) => (
+          <Box
+            component="span"
+            sx={{ display: 'flex', gap: 1, alignItems: 'center', flexWrap: 'wrap' }}
+          >
+            <Amount record={record} />
+            <EtransferStatusChip status={record.status} />
+          </Box>
+        )}
+        secondaryText={(record) => (
+          <>
+            <Who record={record} inline /> · <bdi>{record.email}</bdi>
+          </>
+        )}
+        tertiaryText={(record) => <DateTime iso={record.createdAt} />}
+        rowSx={() => ({ overflowWrap: 'anywhere' })}
+      />
+    );
+  }
+  return (
+    <Datagrid
+      empty={<NoEtransfers view={view} />}
+      rowClick={open}
+      bulkActionButtons={false}
+      sx={{ overflowX: 'auto', maxWidth: '100%' }}
+    >
+      <FunctionField
+        source="createdAt"
+        label={field('created_at')}
+        render={(record: Etransfer) => <DateTime iso={record.createdAt} />}
+      />
+      <FunctionField
+        source="amountCents"
+        label={field('amount')}
+        textAlign="right"
+        render={(record: Etransfer) => <Amount record={record} />}
+      />
+      <FunctionField
+        source="kind"
+        label={field('kind')}
+        sortable={false}
+        render={(record: Etransfer) => <KindChip kind={record.kind} />}
+      />
+      <FunctionField
+        source="status"
+        label={field('status')}
+        sortable={false}
+        render={(record: Etransfer) => <EtransferStatusChip status={record.status} />}
+      />
+      <FunctionField
+        source="customerName"
+        label={field('customer')}
+        sortable={false}
+        render={(record: Etransfer) => <Who record={record} />}
+      />
+      <FunctionField
+        source="email"
+        label={field('email')}
+        sortable={false}
+        render={(record: Etransfer) => <bdi>{record.email}</bdi>}
+      />
+      <FunctionField
+        source="reference"
+        label={field('reference')}
+        sortable={false}
+        render={(record: Etransfer) => record.reference ?? record.message ?? ''}
+      />
+    </Datagrid>
+  );
+}
+
+function ViewTabs({ view }: { view: EtransferView }) {
+  const translate = useTranslate();
+  return (
+    <Tabs
+      value={view}
+      variant="scrollable"
+      allowScrollButtonsMobile
+      aria-label={translate('app.etransfers.title')}
+      sx={{ borderBottom: 1, borderColor: 'divider' }}
+    >
+      {etransferViews.map((name) => (
+        <Tab
+          key={name}
+          value={name}
+          label={translate(`app.etransfers.views.${name}`)}
+          component={Link}
+          to={`/etransfers/${name}`}
+        />
+      ))}
+    </Tabs>
+  );
+}
+
+/**
+ * `/etransfers/:view`: the company's Interac e-transfers (all, requested, deposited, sent,
+ * unmatched) with search, filters, sort, the exact count, the actions and a detail drawer.
+ */
+export default function EtransferList() {
+  const { view } = useParams();
+  const translate = useTranslate();
+  const [opened, setOpened] = useState<Etransfer | null>(null);
+  const filters = useFilters();
+  if (!isEtransferView(view)) return <Navigate to="/errors/error-404" replace />;
+  return (
+    <Box sx={{ minWidth: 0 }}>
+      <ViewTabs view={view} />
+      <List
+        key={view}
+        resource="etransfers"
+        storeKey={`etransfers.${view}`}
+        filter={{ view }}
+        title={translate('app.etransfers.title')}
+        filters={filters}
+        sort={{ field: 'createdAt', order: 'DESC' }}
+        perPage={25}
+        actions={<ListActions />}
+        exporter={false}
+        empty={false}
+        sx={{ '& .RaList-main': { minWidth: 0 } }}
+      >
+        <Totals />
+        <EtransferRows view={view} onOpen={setOpened} />
+      </List>
+      {opened && (
+        <Suspense fallback={null}>
+          <EtransferDrawer etransfer={opened} onClose={() => setOpened(null)} />
+        </Suspense>
+      )}
+    </Box>
+  );
+}
