@@ -82,7 +82,7 @@ export async function benchBilling(options: BenchOptions): Promise<Figure[]> {
       console.error(
         `  seeded ${count} subscriptions in ${((Date.now() - seedStarted) / 1000).toFixed(0)} s`,
       );
-      await caughtUp(pool, runner);
+      await caughtUp(pool);
 
       const scheduler = createBillingScheduler(
         { store, pool, clock, logger },
@@ -109,7 +109,7 @@ export async function benchBilling(options: BenchOptions): Promise<Figure[]> {
       const collectMs = Date.now() - collectStarted;
       console.error(`  collected in ${(collectMs / 1000).toFixed(1)} s`);
       const readStarted = Date.now();
-      await caughtUp(pool, runner);
+      await caughtUp(pool);
       const readMs = Date.now() - readStarted;
       const check = await exactlyOnce(pool);
       console.error(`  check: ${JSON.stringify(check)}`);
@@ -204,7 +204,8 @@ async function parallel(count: number, concurrency: number, work: (i: number) =>
   await Promise.all(Array.from({ length: concurrency }, worker));
 }
 
-async function caughtUp(pool: pg.Pool, _runner: ProjectorRunner) {
+/** Waits until every projection's checkpoint has passed the last event stored. */
+async function caughtUp(pool: pg.Pool) {
   const { rows } = await pool.query<{ head: string | null }>(
     'SELECT max(position)::text AS head FROM es_events',
   );

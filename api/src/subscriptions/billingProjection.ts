@@ -126,7 +126,8 @@ export const billingProjection: Projection = {
     );
     const changedPlans = new Set<string>();
     const changedSubscriptions = new Set<string>();
-    const changedInvoices = new Map<string, Set<string>>();
+    /** Per subscription, its invoices changed in this batch and the position of each one's last event. */
+    const changedInvoices = new Map<string, Map<string, bigint>>();
     for (const recorded of events) {
       const planEvent = asPlanEvent(recorded);
       if (planEvent) {
@@ -150,9 +151,9 @@ export const billingProjection: Projection = {
       changedSubscriptions.add(id);
       const invoiceId = (event.data as { invoiceId?: string }).invoiceId;
       if (invoiceId) {
-        const set = changedInvoices.get(id) ?? new Set<string>();
-        set.add(invoiceId);
-        changedInvoices.set(id, set);
+        const invoices = changedInvoices.get(id) ?? new Map<string, bigint>();
+        invoices.set(invoiceId, recorded.position);
+        changedInvoices.set(id, invoices);
       }
     }
     await savePlans(
@@ -267,20 +268,17 @@ async function saveSubscriptions(
 async function saveInvoices(
   client: PoolClient,
   rows: { state: SubscriptionDetails; position: bigint }[],
-  changed: Map<string, Set<string>>,
+  changed: Map<string, Map<string, bigint>>,
 ) {
-  const records = rows.flatMap(({ state, position }) => {
-    const ids = changed.get(state.subscriptionId);
-    if (!ids) return [];
-    return state.invoices
-      .filter((invoice) => ids.has(invoice.invoiceId))
-      .map((invoice) => ({
-        ...invoice,
-        subscriptionId: state.subscriptionId,
-        companyId: state.companyId,
-        customerId: state.customerId,
-        position: position.toString(),
-      }));
+  const records = rows.flatMap(({ state }) => {
+    const positions = changed.get(state.subscriptionId);
+    if (!positions) return [];
+    return state.invoices.flatMap((invoice) => {
+      const position = positions.get(invoice.invoiceId);
+      if (position === undefined) return [];
+      const { subscriptionId, companyId, customerId } = state;
+      return [{ ...invoice, subscriptionId, companyId, customerId, position: position.toString() }];
+    });
   });
   if (records.length === 0) return;
   await client.query(

@@ -6,7 +6,6 @@ import {
   type FinalFailureAction,
   invalid,
   notFound,
-  type PlanEvent,
   type SubscriptionEvent,
   streamCategories,
   streamName,
@@ -21,15 +20,8 @@ import {
   type SubscriptionCommand,
   subscriptionDecider,
 } from './businessLogic';
-import {
-  isPlan,
-  type Plan,
-  type PlanCommand,
-  type PlanDetails,
-  type PlanTermsInput,
-  planDecider,
-} from './plan';
-import { isSubscription, type Subscription, type SubscriptionDetails } from './subscription';
+import { isPlan, type Plan, type PlanCommand, type PlanTermsInput, planDecider } from './plan';
+import { isSubscription, type Subscription } from './subscription';
 
 /**
  * The write operations of recurring billing, shared by the routes, the billing scheduler and the
@@ -55,7 +47,7 @@ export async function loadPlan(deps: Pick<BillingDeps, 'store'>, planId: string)
   return (await foldStream(deps.store, planStream(planId), planDecider)).state;
 }
 
-/** The company's plan, or 404; `field` names it in a body (400 would leak nothing more). */
+/** The company's plan, or 404 (missing, or another company's; in the path or in a body). */
 export async function ownPlan(deps: BillingDeps, companyId: string, planId: string) {
   const plan = await loadPlan(deps, planId);
   if (!isPlan(plan) || plan.companyId !== companyId) throw notFound('Plan');
@@ -132,11 +124,6 @@ export async function archivePlan(deps: BillingDeps, input: Actor & { planId: st
   );
 }
 
-/** A plan named in a body: another company's or a missing one is 404, as an id in the path. */
-async function planOf(deps: BillingDeps, companyId: string, planId: string): Promise<PlanDetails> {
-  return ownPlan(deps, companyId, planId);
-}
-
 async function checkCustomer(deps: BillingDeps, companyId: string, customerId: string) {
   const { state } = await foldStream(deps.store, customerStream(customerId), customerDecider);
   if (state.status !== 'active' || state.companyId !== companyId) throw notFound('Customer');
@@ -151,7 +138,7 @@ export interface SubscribeInput extends Actor {
 
 export async function subscribe(deps: BillingDeps, input: SubscribeInput) {
   await checkCustomer(deps, input.companyId, input.customerId);
-  const plan = await planOf(deps, input.companyId, input.planId);
+  const plan = await ownPlan(deps, input.companyId, input.planId);
   const subscriptionId = `sub_${randomUUID()}`;
   const outcome = await runOnSubscription(
     deps,
@@ -190,7 +177,7 @@ export async function actOnSubscription(
       : action.type === 'ChangePlan'
         ? {
             type: action.type,
-            data: { ...base, plan: await planOf(deps, input.companyId, action.planId) },
+            data: { ...base, plan: await ownPlan(deps, input.companyId, action.planId) },
           }
         : { type: action.type, data: base };
   return runOnSubscription(deps, input.subscriptionId, command, originOf(input));
@@ -288,5 +275,3 @@ export function updateBillingSettings(
     originOf(input),
   );
 }
-
-export type { PlanEvent, SubscriptionDetails };
