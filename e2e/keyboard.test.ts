@@ -1,0 +1,71 @@
+import type { Page } from 'playwright-core';
+import { expect, it } from 'vitest';
+import { signedInPage, visible } from './support/screens';
+import { describeInBrowser } from './support/suite';
+
+/** What has the keyboard's focus: its accessible name (or text), whether it is on screen, and whether it sits in a dialog. */
+const focused = (page: Page) =>
+  page.evaluate(() => {
+    const element = document.activeElement as HTMLElement | null;
+    if (!element || element === document.body) return undefined;
+    const box = element.getBoundingClientRect();
+    const style = getComputedStyle(element);
+    return {
+      name: (
+        element.getAttribute('aria-label') ??
+        element.innerText ??
+        element.getAttribute('name') ??
+        ''
+      ).trim(),
+      onScreen:
+        box.width > 0 &&
+        box.height > 0 &&
+        box.bottom > 0 &&
+        box.right > 0 &&
+        box.top < window.innerHeight &&
+        box.left < window.innerWidth &&
+        style.visibility !== 'hidden',
+      inDialog: element.closest('[role=dialog]') !== null,
+    };
+  });
+
+describeInBrowser('the keyboard alone', (suite) => {
+  it('reaches the customers list’s actions with Tab, each on screen when focused, and keeps the focus inside an open dialog', async () => {
+    const company = await suite.portal.registerCompany();
+    await suite.portal.verify(company);
+    await suite.portal.api('POST', '/customers', {
+      token: company.token,
+      body: { email: 'ada@keys.test', name: 'Ada', starred: false },
+    });
+    const { context, page } = await signedInPage(
+      suite.browser,
+      suite.portal,
+      company,
+      '/customers/all',
+      { width: 1280, height: 800 },
+    );
+    await visible(page.getByText('ada@keys.test'));
+
+    const reached: string[] = [];
+    for (let press = 0; press < 80 && !reached.includes('Add customer'); press++) {
+      await page.keyboard.press('Tab');
+      const now = await focused(page);
+      if (!now) continue;
+      expect(now.onScreen, `"${now.name}" is off screen when it has the focus`).toBe(true);
+      reached.push(now.name);
+    }
+    expect(reached).toContain('Add customer');
+
+    await page.keyboard.press('Enter');
+    const dialog = page.getByRole('dialog');
+    await visible(dialog);
+    for (let press = 0; press < 25; press++) {
+      await page.keyboard.press('Tab');
+      expect((await focused(page))?.inDialog, 'the focus left the open dialog').toBe(true);
+    }
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'detached' });
+    expect((await focused(page))?.name).toBe('Add customer');
+    await context.close();
+  }, 90_000);
+});
