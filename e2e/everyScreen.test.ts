@@ -37,6 +37,7 @@ const issuerScreens = (customerId: string) => [
   '/transactions/all',
   '/pendingpayments/all',
   '/etransfers/all',
+  '/etransfers/unmatched',
   '/nftorders/all',
   '/subscriptions/all',
   '/fundingrounds',

@@ -53,7 +53,10 @@ describeInBrowser('forms', (suite) => {
       await visible(symbol);
       expect(await fieldMessage(symbol)).toBe(texts.symbolRules);
       expect(await fieldMessage(password)).toBe(texts.passwordRules);
-      expect(await symbol.getAttribute('required')).not.toBeNull();
+      // Marked required (react-admin's asterisk) before anything is typed.
+      expect(
+        await symbol.evaluate((input) => (input as HTMLInputElement).labels?.[0]?.textContent),
+      ).toContain('*');
 
       await inputs.nth(0).fill('Maple Robotics');
       await symbol.fill('m');

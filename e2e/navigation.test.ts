@@ -112,6 +112,29 @@ describeInBrowser('navigation', (suite) => {
     await context.close();
   });
 
+  it('names the terminals in the sidebar picker as the company named them', async () => {
+    const company = await suite.portal.registerCompany();
+    for (const [name, deviceId] of [
+      ['Front desk', 'POS-001'],
+      ['Back office', 'POS-002'],
+    ]) {
+      await suite.portal.api('POST', '/terminals', {
+        token: company.token,
+        body: { name, deviceId },
+      });
+    }
+    const { context, page } = await signedInPage(suite.browser, suite.portal, company, '/');
+    await waitForPath(page, '/profile');
+    const picker = page.getByTestId('sidebar').getByRole('combobox', { name: 'Active terminal' });
+    await expect.poll(() => picker.textContent()).toBe('Front desk');
+    await picker.click();
+    const options = page.getByRole('option');
+    await expect.poll(() => options.allTextContents()).toEqual(['Front desk', 'Back office']);
+    await options.filter({ hasText: 'Back office' }).click();
+    await expect.poll(() => picker.textContent()).toBe('Back office');
+    await context.close();
+  });
+
   it('sends every unknown path to the 404 page', async () => {
     const company = await suite.portal.registerCompany();
     const { context, page } = await signedInPage(suite.browser, suite.portal, company, '/');

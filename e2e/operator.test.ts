@@ -6,6 +6,7 @@ import {
   loginForm,
   open,
   seedStorage,
+  sidewaysOverflow,
   signedInPage,
   submitLogin,
   tokenKey,
@@ -51,6 +52,8 @@ describeInBrowser("the operator's companies", (suite) => {
     const rows = page.getByRole('row');
     await expect.poll(() => rows.count()).toBe(2);
     await visible(rows.filter({ hasText: company.email }).filter({ hasText: company.companyName }));
+    // The row's actions fit the window at 1280 px.
+    expect(await sidewaysOverflow(page)).toEqual([]);
     await context.close();
   });
 
@@ -73,18 +76,23 @@ describeInBrowser("the operator's companies", (suite) => {
     await row.getByRole('button', { name: `Verify ${company.companyName}` }).click();
     await dialog.getByRole('button', { name: 'Confirm' }).click();
     await visible(page.getByText('Company verified'));
-    await row.getByRole('button', { name: `Grant issuer status ${company.companyName}` }).click();
+    await choose(page, company, 'Grant issuer status');
     const grant = page.getByRole('dialog', {
       name: `Grant issuer status to ${company.companyName}?`,
     });
     await grant.getByRole('button', { name: 'Confirm' }).click();
-    await visible(row.getByRole('button', { name: `Revoke issuer status ${company.companyName}` }));
+    await visible(page.getByText('Issuer status granted'));
+    await page.getByRole('button', { name: `More actions for ${company.companyName}` }).click();
+    await visible(page.getByRole('menuitem', { name: 'Revoke issuer status' }));
+    await page.keyboard.press('Escape');
     await context.close();
   });
 
   it('suspends a company with a reason: its users are told at sign-in; the history shows it; reinstating undoes it', async () => {
     const company = await suite.portal.registerCompany();
     await suite.portal.verify(company);
+    const working = await signedInPage(suite.browser, suite.portal, company, '/customers/all');
+    await waitForPath(working.page, '/customers/all');
     const { context, page } = await operatorPage(suite);
     const row = await findCompany(page, company);
 
@@ -95,6 +103,11 @@ describeInBrowser("the operator's companies", (suite) => {
     await dialog.getByLabel(/^Reason/).fill('Chargebacks under review');
     await confirm.click();
     await visible(row.getByText('Suspended', { exact: true }));
+    // A user already signed in is sent to the login page at the next call, told why.
+    await working.page.reload();
+    await waitForPath(working.page, '/login');
+    await visible(working.page.getByText('Your company is suspended by the platform operator'));
+    await working.context.close();
 
     const user = await freshPage(suite.browser);
     await open(user.page, suite.portal, '/login');

@@ -1,6 +1,7 @@
 // `npm run build:ui`: builds the admin UI (admin-ui/dist) with Vite and writes gzip and brotli
 // copies of its assets, which the API serves to browsers that accept them.
-// It skips the build when dist is newer than every source of the UI; `--force` builds anyway.
+// It skips the build when dist is newer than every source of the UI (its own and what it bundles
+// from events/ and api/); `--force` builds anyway.
 import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -8,7 +9,17 @@ import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 
 const uiDir = fileURLToPath(new URL('../admin-ui/', import.meta.url));
 const distDir = join(uiDir, 'dist');
-const sources = ['src', 'public', 'index.html', 'vite.config.ts', 'package.json'];
+// Outside admin-ui/: the code the UI bundles from the other workspaces (the field rules it shares
+// with the API, the CSV column names), so a change there rebuilds it too.
+const sources = [
+  'src',
+  'public',
+  'index.html',
+  'vite.config.ts',
+  'package.json',
+  '../events/src/rules',
+  '../api/src/customers/csvColumns.ts',
+];
 const compressible = /\.(js|css|svg|json|txt|map)$/;
 
 function* files(path) {

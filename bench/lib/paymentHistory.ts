@@ -7,7 +7,8 @@ import { type BulkRow, insertBulkRows } from './loadHistory';
  * Card payments as events, written straight into the PostgreSQL store's tables in big
  * transactions (what `es_append` writes; see bench/lib/loadHistory.ts). Each payment's stream is
  * what the write side appends for a card that approves: PaymentRequested, PaymentSentToTerminal,
- * PaymentAuthorized, PaymentCaptured; every 20th is then partly refunded (PaymentRefunded).
+ * PaymentAuthorized, PaymentCaptured; every 20th is then partly refunded (PaymentRefunded, then
+ * the processor's PaymentRefundConfirmed).
  * Payments are a minute apart per company, so a million of them span about two years of
  * capture times; the companies take turns, so every batch touches all of them.
  */
@@ -107,18 +108,23 @@ function paymentEvents(company: PaymentSeedCompany, n: number): PaymentEvent[] {
     },
   ];
   if (n % refundEvery === refundEvery - 1) {
-    events.push({
-      type: 'PaymentRefunded',
-      data: {
-        ...ids,
-        refundId: `rf_${randomUUID()}`,
-        amountCents: Math.floor(amountCents / 4),
-        currency: 'CAD',
-        reason: 'Returned in store',
-        refundedBy: company.userId,
-        refundedAt: iso(at + 40_000),
+    const refundId = `rf_${randomUUID()}`;
+    events.push(
+      {
+        type: 'PaymentRefunded',
+        data: {
+          ...ids,
+          refundId,
+          amountCents: Math.floor(amountCents / 4),
+          currency: 'CAD',
+          reason: 'Returned in store',
+          refundedBy: company.userId,
+          refundedAt: iso(at + 40_000),
+        },
       },
-    });
+      // The processor's confirmation: a refund left pending would be asked about again.
+      { type: 'PaymentRefundConfirmed', data: { ...ids, refundId, confirmedAt: iso(at + 41_000) } },
+    );
   }
   return events;
 }
@@ -171,7 +177,7 @@ export async function bulkLoadPayments(
         });
       }
       payments += 1;
-      const moved = stream.length === 5 ? 2 : 1;
+      const moved = stream.some((event) => event.type === 'PaymentRefunded') ? 2 : 1;
       transactions.set(company.companyId, (transactions.get(company.companyId) ?? 0) + moved);
       lastCaptureAt.set(company.companyId, new Date(start + n * spacingMs + 20_500));
     }

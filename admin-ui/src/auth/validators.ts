@@ -1,6 +1,9 @@
 import {
+  birthdayProblem,
   companyNameProblem,
   companySymbolProblem,
+  customerTextLimits,
+  customerTextProblem,
   emailProblem,
   type FieldProblem,
   passwordProblem,
@@ -26,7 +29,7 @@ const fromRule =
   };
 
 /** Sign-in keeps the seed's 4 characters: whether it is right is the server's to say. */
-const seedMinimum = minLength(4, { message: 'app.validation.min_length', args: { min: 4 } });
+const seedMinimum = minLength(4, 'app.validation.min_length');
 export const validateEmailForLogin = [required(), seedMinimum];
 export const validateLoginPassword = [required(), seedMinimum];
 
@@ -41,3 +44,11 @@ export const validateConfirmation = [
   (value: unknown, values: { password?: unknown }) =>
     value === values.password ? undefined : 'app.validation.passwords_mismatch',
 ];
+
+/** A customer's text field (its length), and the birthday (a real date, YYYY-MM-DD). */
+export function validateCustomerField(source: string): Validator[] {
+  if (source === 'birthday') return [fromRule(birthdayProblem)];
+  if (!Object.hasOwn(customerTextLimits, source)) return [];
+  const field = source as keyof typeof customerTextLimits;
+  return [fromRule((text) => customerTextProblem(field, text))];
+}

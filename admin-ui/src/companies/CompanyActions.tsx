@@ -97,6 +97,11 @@ function MoreMenu({
         <MoreVert fontSize="small" />
       </IconButton>
       <Menu anchorEl={anchor} open={anchor !== null} onClose={() => setAnchor(null)}>
+        <MenuItem onClick={() => choose(company.isIssuer ? 'revoke' : 'grant')}>
+          {translate(
+            company.isIssuer ? 'app.companies.revoke_issuer' : 'app.companies.grant_issuer',
+          )}
+        </MenuItem>
         {company.verified && (
           <MenuItem onClick={() => choose('revoke-verification')}>
             {translate(text('revoke_verification'))}
@@ -134,10 +139,6 @@ export function CompanyActions() {
       setPending(false);
     }
   };
-  const issuerAction = company.isIssuer ? 'revoke' : 'grant';
-  const issuerLabel = company.isIssuer
-    ? 'app.companies.revoke_issuer'
-    : 'app.companies.grant_issuer';
   return (
     <Stack direction="row" spacing={1} sx={{ alignItems: 'center' }}>
       {!company.verified && (
@@ -150,14 +151,6 @@ export function CompanyActions() {
           {translate('app.companies.verify')}
         </Button>
       )}
-      <Button
-        size="small"
-        variant="outlined"
-        onClick={() => setOpen(issuerAction)}
-        aria-label={`${translate(issuerLabel)} ${company.name}`}
-      >
-        {translate(issuerLabel)}
-      </Button>
       <MoreMenu company={company} onChoose={setOpen} />
       {open === 'history' && (
         <CompanyHistoryDialog company={company} onClose={() => setOpen(undefined)} />

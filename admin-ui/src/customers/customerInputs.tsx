@@ -1,5 +1,5 @@
 import { SelectInput, TextInput } from 'react-admin';
-import { validateEmail } from '../auth/validators';
+import { validateCustomerField, validateEmail } from '../auth/validators';
 import { leadStatuses, leadStatusLabel } from './statuses';
 
 const field = (name: string) => `app.customers.fields.${name}`;
@@ -20,7 +20,8 @@ export function PlainTextInput({ source, multiline }: { source: string; multilin
       label={field(source)}
       parse={asTyped}
       multiline={multiline}
-      helperText={false}
+      validate={validateCustomerField(source)}
+      helperText={source === 'birthday' ? 'app.customers.fields.birthday_help' : false}
     />
   );
 }

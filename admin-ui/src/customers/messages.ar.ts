@@ -26,6 +26,7 @@ export const customersArabic: CustomerMessages = {
     birthday: 'تاريخ الميلاد',
     notes: 'ملاحظات',
     tags: 'الوسوم',
+    birthday_help: 'YYYY-MM-DD، مثل 1990-04-27',
     tags_help: 'افصل بين الوسوم بفواصل',
     roundId: 'جولة التمويل',
     tokenPrice: 'سعر الرمز',

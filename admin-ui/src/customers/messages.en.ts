@@ -25,6 +25,7 @@ export const customersEnglish = {
     birthday: 'Birthday',
     notes: 'Notes',
     tags: 'Tags',
+    birthday_help: 'YYYY-MM-DD, e.g. 1990-04-27',
     tags_help: 'Separate tags with commas',
     roundId: 'Funding round',
     tokenPrice: 'Token price',

@@ -26,6 +26,7 @@ export const customersTurkish: CustomerMessages = {
     birthday: 'Doğum tarihi',
     notes: 'Notlar',
     tags: 'Etiketler',
+    birthday_help: 'YYYY-AA-GG, ör. 1990-04-27',
     tags_help: 'Etiketleri virgülle ayırın',
     roundId: 'Fonlama turu',
     tokenPrice: 'Token fiyatı',

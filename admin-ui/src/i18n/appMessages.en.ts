@@ -43,6 +43,8 @@ export const appEnglish = {
     symbol: 'Use %{min} to %{max} letters A–Z or digits 0–9',
     passwords_mismatch: 'Passwords do not match',
     required: 'Required',
+    date_format: 'Use the date format YYYY-MM-DD',
+    no_such_date: 'No such date in the calendar',
     password_help: 'At least %{min} characters',
     symbol_help: '%{min} to %{max} letters A–Z or digits 0–9, e.g. MAPL',
     wrong_credentials: 'Email or password is incorrect',

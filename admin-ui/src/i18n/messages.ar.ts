@@ -39,6 +39,8 @@ const app: AppMessages = {
     symbol: 'استخدم من %{min} إلى %{max} من الحروف A–Z أو الأرقام 0–9',
     passwords_mismatch: 'كلمتا المرور غير متطابقتين',
     required: 'مطلوب',
+    date_format: 'استخدم صيغة التاريخ YYYY-MM-DD',
+    no_such_date: 'لا يوجد تاريخ كهذا في التقويم',
     password_help: '%{min} أحرف على الأقل',
     symbol_help: 'من %{min} إلى %{max} من الحروف A–Z أو الأرقام 0–9، مثل MAPL',
     wrong_credentials: 'البريد الإلكتروني أو كلمة المرور غير صحيحة',

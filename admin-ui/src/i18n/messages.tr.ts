@@ -44,6 +44,8 @@ const app: AppMessages = {
     symbol: '%{min} ile %{max} arasında A–Z harfi veya 0–9 rakamı kullanın',
     passwords_mismatch: 'Şifreler eşleşmiyor',
     required: 'Zorunlu',
+    date_format: 'YYYY-AA-GG tarih biçimini kullanın',
+    no_such_date: 'Takvimde böyle bir tarih yok',
     password_help: 'En az %{min} karakter',
     symbol_help: '%{min} ile %{max} arasında A–Z harfi veya 0–9 rakamı, ör. MAPL',
     wrong_credentials: 'E-posta veya şifre hatalı',

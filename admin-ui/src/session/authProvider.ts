@@ -30,6 +30,15 @@ export async function register(form: RegistrationForm): Promise<SessionUser> {
   return begin(await callApi<SessionAnswer>('/auth/register', { method: 'POST', body: form }));
 }
 
+/** Why a stored token no longer signs in: revoked or expired, a suspended company, or else. */
+function resumeFailure(error: unknown): string {
+  if (errorCode(error) === 'company_suspended') return suspendedMessage;
+  if (error instanceof HttpError && error.status === 401) return sessionMessages.invalidToken;
+  return sessionMessages.failed;
+}
+
+const suspendedMessage = 'app.validation.company_suspended';
+
 /**
  * Signs in with the stored token (`GET /api/auth/access-token`), which answers the user and a
  * fresh token. An expired token, a 401 or an answer without a user end the session. Resolves
@@ -48,8 +57,7 @@ export async function resumeSession(): Promise<SessionUser | null> {
     return begin(await callApi<SessionAnswer>('/auth/access-token', { token }));
   } catch (error) {
     endSession();
-    const unauthorized = error instanceof HttpError && error.status === 401;
-    notice(unauthorized ? sessionMessages.invalidToken : sessionMessages.failed, 'error');
+    notice(resumeFailure(error), 'error');
     return null;
   }
 }
@@ -86,7 +94,7 @@ export const authProvider: AuthProvider = {
   async checkError(error: { status?: number }) {
     if (errorCode(error) === 'company_suspended') {
       endSession();
-      notice('app.validation.company_suspended', 'error');
+      notice(suspendedMessage, 'error');
       throw { redirectTo: '/login', message: false };
     }
     if (error?.status !== 401) return;

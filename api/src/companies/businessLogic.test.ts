@@ -163,3 +163,52 @@ describe('a company with three payment terminals', () => {
         },
       ]));
 });
+
+describe("the operator's undoable decisions", () => {
+  const at = now.toISOString();
+  const decision = { operatorId: 'op', reason: 'Chargebacks under review', now };
+  const verified: CompanyEvent = {
+    type: 'CompanyVerified',
+    data: { companyId, verifiedBy: 'op', verifiedAt: at },
+  };
+  const suspended: CompanyEvent = {
+    type: 'CompanySuspended',
+    data: { companyId, reason: decision.reason, suspendedBy: 'op', suspendedAt: at },
+  };
+
+  it('revokes a verification with its reason, and lets it be verified again', () =>
+    given([registered, verified])
+      .when({ type: 'RevokeVerification', data: decision })
+      .then([
+        {
+          type: 'CompanyVerificationRevoked',
+          data: { companyId, reason: decision.reason, revokedBy: 'op', revokedAt: at },
+        },
+      ]));
+
+  it('refuses to revoke a verification the company does not have', () =>
+    given([registered])
+      .when({ type: 'RevokeVerification', data: decision })
+      .thenThrows({ status: 409 }));
+
+  it('suspends a company once, and reinstates only a suspended one', () => {
+    given([registered]).when({ type: 'SuspendCompany', data: decision }).then([suspended]);
+    given([registered, suspended])
+      .when({ type: 'SuspendCompany', data: decision })
+      .thenThrows({ status: 409 });
+    given([registered])
+      .when({ type: 'ReinstateCompany', data: decision })
+      .thenThrows({ status: 409 });
+    given([registered, suspended])
+      .when({ type: 'ReinstateCompany', data: { ...decision, reason: 'Review closed' } })
+      .then([
+        {
+          type: 'CompanyReinstated',
+          data: { companyId, reason: 'Review closed', reinstatedBy: 'op', reinstatedAt: at },
+        },
+      ]);
+  });
+
+  it('is refused for a company that does not exist', () =>
+    given([]).when({ type: 'SuspendCompany', data: decision }).thenThrows({ status: 404 }));
+});

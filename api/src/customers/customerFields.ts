@@ -1,9 +1,13 @@
 import {
+  birthdayProblem,
   type CustomerProfile,
   customerProfileFields,
+  customerTextLimits,
   emptyCustomerProfile,
+  englishProblem,
   investorStatus,
   leadStatus,
+  tagLimits,
 } from '@issuer/events';
 import { z } from 'zod';
 import { emailField } from '../auth/credentials';
@@ -57,33 +61,33 @@ export const walletAddressField = z
   });
 
 /** zod's ISO date pattern knows month lengths and leap years; `Date.parse` rolls 02-30 over. */
-const birthdayField = line(10)
-  .refine(
-    (text) => text === '' || /^\d{4}-\d{2}-\d{2}$/.test(text),
-    'Use the date format YYYY-MM-DD',
-  )
-  .refine((text) => text === '' || z.regexes.date.test(text), 'No such date in the calendar');
+const birthdayField = line(customerTextLimits.birthday).superRefine((text, context) => {
+  const problem = birthdayProblem(text);
+  if (problem) context.addIssue({ code: 'custom', message: englishProblem(problem, 'Birthday') });
+});
 
 const tagsField = z
-  .array(line(40).pipe(z.string().min(1, 'A tag cannot be empty')), { error: 'Must be a list' })
-  .max(20, 'At most 20 tags')
+  .array(line(tagLimits.length).pipe(z.string().min(1, 'A tag cannot be empty')), {
+    error: 'Must be a list',
+  })
+  .max(tagLimits.count, `At most ${tagLimits.count} tags`)
   .transform((tags) => [...new Set(tags)]);
 
 /** Every editable field; all optional here, the add schema requires the email. */
 export const profileShape = {
-  name: line(100),
-  lastName: line(100),
-  nickname: line(100),
-  avatar: line(2048),
-  company: line(200),
-  jobTitle: line(200),
+  name: line(customerTextLimits.name),
+  lastName: line(customerTextLimits.lastName),
+  nickname: line(customerTextLimits.nickname),
+  avatar: line(customerTextLimits.avatar),
+  company: line(customerTextLimits.company),
+  jobTitle: line(customerTextLimits.jobTitle),
   email: customerEmailField,
-  phone: line(40),
-  address: multiline(500),
+  phone: line(customerTextLimits.phone),
+  address: multiline(customerTextLimits.address),
   birthday: birthdayField,
-  notes: multiline(5000),
+  notes: multiline(customerTextLimits.notes),
   tags: tagsField,
-  roundId: line(100),
+  roundId: line(customerTextLimits.roundId),
   tokenPrice: amount(),
   tokenBalance: amount(),
   percentageOwned: amount(100),

@@ -131,14 +131,13 @@ async function decide(
   companyId: string,
   reason: string,
 ) {
-  const company = await onCompany(c, companyId, {
+  const record = await onCompany(c, companyId, {
     type,
     data: { operatorId: c.var.caller.userId, reason, now: c.var.deps.clock() },
   });
-  // A suspension changes its users' token standing: this process sees it from the next request;
-  // the others when PostgreSQL's notice reaches them.
+  // This process refuses (or admits) the company's tokens at once, before PostgreSQL's notice.
   c.var.deps.tokenStanding?.forget('');
-  return company;
+  return record;
 }
 
 export const operatorRoutes: Feature = () =>

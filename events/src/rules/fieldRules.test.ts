@@ -1,11 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import {
+  birthdayProblem,
   companyNameProblem,
   companySymbolProblem,
+  customerTextProblem,
   emailProblem,
   englishProblem,
   passwordProblem,
 } from './fieldRules';
+
+const symbol = { code: 'symbol', min: 2, max: 10 } as const;
 
 describe('the shared field rules', () => {
   it('want a password of 8 to 128 characters, as typed', () => {
@@ -18,9 +22,9 @@ describe('the shared field rules', () => {
   it('want a symbol of 2 to 10 letters or digits, upper-cased and trimmed first', () => {
     expect(companySymbolProblem('  ')).toEqual({ code: 'required' });
     expect(companySymbolProblem(' mapl ')).toBeUndefined();
-    expect(companySymbolProblem('M')).toEqual({ code: 'symbol' });
-    expect(companySymbolProblem('MAPLE-1')).toEqual({ code: 'symbol' });
-    expect(companySymbolProblem('ABCDEFGHIJK')).toEqual({ code: 'symbol' });
+    expect(companySymbolProblem('M')).toEqual(symbol);
+    expect(companySymbolProblem('MAPLE-1')).toEqual(symbol);
+    expect(companySymbolProblem('ABCDEFGHIJK')).toEqual(symbol);
   });
 
   it('want a company name of 4 to 100 characters and a valid email', () => {
@@ -37,8 +41,18 @@ describe('the shared field rules', () => {
     expect(englishProblem({ code: 'required' }, 'Company symbol')).toBe(
       'Company symbol is required',
     );
-    expect(englishProblem({ code: 'symbol' }, 'Company symbol')).toBe(
-      'Use 2 to 10 letters A–Z or digits 0–9',
-    );
+    expect(englishProblem(symbol, 'Company symbol')).toBe('Use 2 to 10 letters A–Z or digits 0–9');
+  });
+});
+
+describe('the shared customer rules', () => {
+  it('hold each text field to its length and a birthday to a real date', () => {
+    expect(customerTextProblem('phone', ` ${'1'.repeat(40)} `)).toBeUndefined();
+    expect(customerTextProblem('phone', '1'.repeat(41))).toEqual({ code: 'max_length', max: 40 });
+    expect(birthdayProblem('')).toBeUndefined();
+    expect(birthdayProblem('1990-04-27')).toBeUndefined();
+    expect(birthdayProblem('27/04/1990')).toEqual({ code: 'date_format' });
+    expect(birthdayProblem('2023-02-29')).toEqual({ code: 'no_such_date' });
+    expect(birthdayProblem('2024-02-29')).toBeUndefined();
   });
 });

@@ -26,7 +26,9 @@ export type FieldProblem =
   | { code: 'min_length'; min: number }
   | { code: 'max_length'; max: number }
   | { code: 'email' }
-  | { code: 'symbol' };
+  | { code: 'symbol'; min: number; max: number }
+  | { code: 'date_format' }
+  | { code: 'no_such_date' };
 
 type Rule = (value: string) => FieldProblem | undefined;
 
@@ -66,10 +68,16 @@ export const companyNameProblem = (name: string) =>
     name.trim(),
   );
 
+const symbolProblem: FieldProblem = {
+  code: 'symbol',
+  min: fieldLimits.symbolMin,
+  max: fieldLimits.symbolMax,
+};
+
 /** A company symbol, trimmed and upper-cased first: `maple` is `MAPLE`. */
 export const companySymbolProblem = (symbol: string) =>
   firstProblem(
-    [required, matches(companySymbolPattern, { code: 'symbol' })],
+    [required, matches(companySymbolPattern, symbolProblem)],
     symbol.trim().toUpperCase(),
   );
 
@@ -92,6 +100,40 @@ export function englishProblem(problem: FieldProblem, label: string): string {
     case 'email':
       return 'Please enter a valid email';
     case 'symbol':
-      return `Use ${fieldLimits.symbolMin} to ${fieldLimits.symbolMax} letters A–Z or digits 0–9`;
+      return `Use ${problem.min} to ${problem.max} letters A–Z or digits 0–9`;
+    case 'date_format':
+      return 'Use the date format YYYY-MM-DD';
+    case 'no_such_date':
+      return 'No such date in the calendar';
   }
+}
+
+/** The most characters each customer text field holds (trimmed), and the tags' limits. */
+export const customerTextLimits = {
+  name: 100,
+  lastName: 100,
+  nickname: 100,
+  avatar: 2048,
+  company: 200,
+  jobTitle: 200,
+  phone: 40,
+  address: 500,
+  birthday: 10,
+  notes: 5000,
+  roundId: 100,
+} as const;
+export const tagLimits = { length: 40, count: 20 } as const;
+
+/** A customer text field, trimmed first: at most its limit. */
+export const customerTextProblem = (field: keyof typeof customerTextLimits, text: string) =>
+  maxLength(customerTextLimits[field])(text.trim());
+
+const birthdayPattern = /^\d{4}-\d{2}-\d{2}$/;
+
+/** A birthday: empty, or a real date written YYYY-MM-DD (zod's date pattern knows leap years). */
+export function birthdayProblem(text: string): FieldProblem | undefined {
+  const trimmed = text.trim();
+  if (trimmed === '') return undefined;
+  if (!birthdayPattern.test(trimmed)) return { code: 'date_format' };
+  return regexes.date.test(trimmed) ? undefined : { code: 'no_such_date' };
 }

@@ -45,6 +45,8 @@ export class TokenStandingCache {
     userId: string;
     tokenId: string;
     sessionId?: string;
+    /** The token's company: a suspended one refuses every token of it. */
+    companyId?: string;
   }): Promise<TokenStanding> {
     const key = `${ids.tokenId} ${ids.sessionId ?? ''}`;
     const known = this.#byUser.get(ids.userId)?.get(key);

@@ -29,20 +29,21 @@ CREATE OR REPLACE TRIGGER ${table}_standing_emptied AFTER TRUNCATE ON ${table}
 }
 
 /**
- * A company suspended or reinstated changes the standing of every token of its users: notify ''
- * (everyone; suspensions are rare), as for a table emptied by a rebuild.
+ * A company suspended or reinstated changes the standing of every token of its users: the
+ * companies table notifies '' (everyone; suspensions are rare) when `suspended` moves, or when
+ * it is emptied (a rebuild).
  */
 export function companyStandingTriggers(): string {
   return `
-CREATE OR REPLACE FUNCTION token_standing_notify_everyone() RETURNS trigger LANGUAGE plpgsql AS $$
+CREATE OR REPLACE FUNCTION company_standing_notify() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
   PERFORM pg_notify('${TOKEN_STANDING_CHANNEL}', '');
   RETURN NULL;
 END $$;
 CREATE OR REPLACE TRIGGER companies_standing_changed AFTER UPDATE ON companies
   FOR EACH ROW WHEN (OLD.suspended IS DISTINCT FROM NEW.suspended)
-  EXECUTE FUNCTION token_standing_notify_everyone();
-CREATE OR REPLACE TRIGGER companies_standing_emptied AFTER TRUNCATE OR DELETE ON companies
-  FOR EACH STATEMENT EXECUTE FUNCTION token_standing_notify_everyone();
+  EXECUTE FUNCTION company_standing_notify();
+CREATE OR REPLACE TRIGGER companies_standing_emptied AFTER TRUNCATE ON companies
+  FOR EACH STATEMENT EXECUTE FUNCTION company_standing_notify();
 `;
 }
