@@ -37,6 +37,9 @@ const languages = {
     cancelNow: 'Cancel now',
     cancelled: 'Cancelled',
     close: 'Close',
+    edit: 'Edit',
+    archive: 'Archive',
+    archived: 'Archived',
   },
   Arabic: {
     locale: 'ar',
@@ -61,6 +64,9 @@ const languages = {
     cancelNow: 'الإلغاء الآن',
     cancelled: 'ملغى',
     close: 'إغلاق',
+    edit: 'تعديل',
+    archive: 'أرشفة',
+    archived: 'مؤرشفة',
   },
 } as const;
 
@@ -221,7 +227,7 @@ describeInBrowser('subscriptions', (suite) => {
     ['Arabic', desktop],
     ['Arabic', phone],
   ] as const) {
-    it(`lists, opens and cancels a subscription with no sideways scroll (${language}, ${viewport.width} px)`, async () => {
+    it(`lists, opens and cancels a subscription, renames and archives its plan, with no sideways scroll (${language}, ${viewport.width} px)`, async () => {
       const texts = languages[language];
       const { company, customer } = await companyWithCustomer(suite.portal);
       const plan = await suite.portal.api<{ id: string }>('POST', '/plans', {
@@ -255,8 +261,22 @@ describeInBrowser('subscriptions', (suite) => {
       // The confirmation's button is gone with the action it offered: close the drawer by its button.
       await drawer.getByRole('button', { name: texts.close }).click();
       await drawer.waitFor({ state: 'hidden' });
+      // The plan is renamed, then archived: it stays listed, marked archived, with no actions.
       await page.getByRole('main').getByRole('button', { name: texts.plans }).click();
-      await visible(dialogTitled(page, texts.plans).getByTestId('plan'));
+      const plans = dialogTitled(page, texts.plans);
+      const row = plans.getByTestId('plan');
+      await row.getByRole('button', { name: texts.edit }).click();
+      const form = page.getByRole('dialog').filter({ has: page.getByLabel(texts.name) });
+      await form.getByLabel(texts.name).fill('Gold Plus');
+      await checkScreen(page);
+      await form.getByRole('button', { name: texts.save }).click();
+      await form.waitFor({ state: 'hidden' });
+      await visible(row.getByText('Gold Plus'));
+      await row.getByRole('button', { name: texts.archive }).click();
+      const confirm = page.getByRole('dialog').filter({ hasText: 'Gold Plus' }).last();
+      await confirm.getByRole('button', { name: texts.archive }).click();
+      await visible(row.getByText(texts.archived));
+      expect(await row.getByRole('button').count()).toBe(0);
       await checkScreen(page);
       await context.close();
     }, 90_000);
