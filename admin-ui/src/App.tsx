@@ -38,11 +38,19 @@ const NotBuiltYet = lazy(() => import('./lists/NotBuiltYet'));
 const TransactionList = lazy(() => import('./transactions/TransactionList'));
 const PendingPaymentList = lazy(() => import('./pendingPayments/PendingPaymentList'));
 const EtransferList = lazy(() => import('./etransfers/EtransferList'));
+const SubscriptionList = lazy(() => import('./subscriptions/SubscriptionList'));
 
 /** Lists whose features come later: an honest empty state at `/<list>/:view` until then. */
-const laterLists = ['nftorders', 'subscriptions'] as const;
+const laterLists = ['nftorders'] as const;
 /** The seed's list routes: `/<list>` opens `/<list>/all`; `/<list>/:view` is the list's view. */
-const listRedirects = ['customers', 'transactions', 'pendingpayments', 'etransfers', ...laterLists];
+const listRedirects = [
+  'customers',
+  'transactions',
+  'pendingpayments',
+  'etransfers',
+  'subscriptions',
+  ...laterLists,
+];
 
 /** Every screen of the shell with the navigation item that decides who may open it. */
 const guardedScreens: { path: string; item: string; screen: ReactElement }[] = [
@@ -55,6 +63,7 @@ const guardedScreens: { path: string; item: string; screen: ReactElement }[] = [
   { path: '/transactions/:view', item: 'transactions', screen: <TransactionList /> },
   { path: '/pendingpayments/:view', item: 'pendingpayments', screen: <PendingPaymentList /> },
   { path: '/etransfers/:view', item: 'etransfers', screen: <EtransferList /> },
+  { path: '/subscriptions/:view', item: 'subscriptions', screen: <SubscriptionList /> },
   ...laterLists.map((list) => ({
     path: `/${list}/:view`,
     item: list,

@@ -1,4 +1,5 @@
 import ArrowBack from '@mui/icons-material/ArrowBack';
+import Autorenew from '@mui/icons-material/Autorenew';
 import Edit from '@mui/icons-material/Edit';
 import NotificationsActive from '@mui/icons-material/NotificationsActive';
 import Print from '@mui/icons-material/Print';
@@ -21,6 +22,7 @@ import {
 import { Link, useParams, useSearchParams } from 'react-router-dom';
 import { CustomerEtransfersDialog } from '../etransfers/CustomerEtransfersDialog';
 import { DetailList } from '../profile/DetailList';
+import { CustomerSubscriptionsDialog } from '../subscriptions/CustomerSubscriptionsDialog';
 import { useCanChangeCustomers } from './access';
 import { CustomerTimeline, displayValue } from './CustomerTimeline';
 import {
@@ -183,7 +185,9 @@ function PageActions({
   const translate = useTranslate();
   const notify = useNotify();
   const refresh = useRefresh();
-  const [dialog, setDialog] = useState<'edit' | 'push' | 'transactions' | 'etransfers'>();
+  const [dialog, setDialog] = useState<
+    'edit' | 'push' | 'transactions' | 'etransfers' | 'subscriptions'
+  >();
   const canChange = useCanChangeCustomers();
   const close = () => setDialog(undefined);
   const star = async () => {
@@ -225,6 +229,9 @@ function PageActions({
       <Button startIcon={<SwapHoriz />} onClick={() => setDialog('etransfers')}>
         {translate('app.etransfers.customer_section')}
       </Button>
+      <Button startIcon={<Autorenew />} onClick={() => setDialog('subscriptions')}>
+        {translate('app.subscriptions.customer_section')}
+      </Button>
       <Button startIcon={<Print />} onClick={() => window.print()}>
         {translate('app.customers.page.print')}
       </Button>
@@ -232,6 +239,9 @@ function PageActions({
       {dialog === 'push' && <PushNotificationDialog customer={customer} open onClose={close} />}
       {dialog === 'transactions' && <TransactionsDialog customer={customer} open onClose={close} />}
       {dialog === 'etransfers' && <CustomerEtransfersDialog customer={customer} onClose={close} />}
+      {dialog === 'subscriptions' && (
+        <CustomerSubscriptionsDialog customer={customer} onClose={close} />
+      )}
     </Stack>
   );
 }

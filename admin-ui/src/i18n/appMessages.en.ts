@@ -6,6 +6,7 @@ import {
   pendingPaymentsEnglish,
   transactionsEnglish,
 } from '../payments/messages.en';
+import { subscriptionsEnglish } from '../subscriptions/messages.en';
 
 /** The portal's own texts in English; the seed's messages are kept word for word. */
 export const appEnglish = {
@@ -232,6 +233,7 @@ export const appEnglish = {
   transactions: transactionsEnglish,
   pendingpayments: pendingPaymentsEnglish,
   etransfers: etransfersEnglish,
+  subscriptions: subscriptionsEnglish,
 };
 
 export type AppMessages = typeof appEnglish;

@@ -3,6 +3,7 @@ import { companyDecisionsArabic } from '../companies/messages.ar';
 import { customersArabic } from '../customers/messages.ar';
 import { etransfersArabic } from '../etransfers/messages.ar';
 import { paymentsArabic, pendingPaymentsArabic, transactionsArabic } from '../payments/messages.ar';
+import { subscriptionsArabic } from '../subscriptions/messages.ar';
 import type { AppMessages } from './appMessages.en';
 
 const app: AppMessages = {
@@ -226,6 +227,7 @@ const app: AppMessages = {
   transactions: transactionsArabic,
   pendingpayments: pendingPaymentsArabic,
   etransfers: etransfersArabic,
+  subscriptions: subscriptionsArabic,
 };
 
 const arabicMessages: TranslationMessages = {

@@ -7,6 +7,7 @@ import {
   pendingPaymentsTurkish,
   transactionsTurkish,
 } from '../payments/messages.tr';
+import { subscriptionsTurkish } from '../subscriptions/messages.tr';
 import type { AppMessages } from './appMessages.en';
 
 const app: AppMessages = {
@@ -233,6 +234,7 @@ const app: AppMessages = {
   transactions: transactionsTurkish,
   pendingpayments: pendingPaymentsTurkish,
   etransfers: etransfersTurkish,
+  subscriptions: subscriptionsTurkish,
 };
 
 const turkishMessages: TranslationMessages = {

@@ -1,0 +1,270 @@
+import Autorenew from '@mui/icons-material/Autorenew';
+import { Alert, Box, Tab, Tabs, Typography, useMediaQuery } from '@mui/material';
+import type { Theme } from '@mui/material/styles';
+import { lazy, Suspense, useState } from 'react';
+import {
+  AutocompleteInput,
+  Datagrid,
+  FilterButton,
+  FunctionField,
+  List,
+  ReferenceInput,
+  SearchInput,
+  SelectInput,
+  SimpleList,
+  TopToolbar,
+  useListContext,
+  useTranslate,
+} from 'react-admin';
+import { Link, Navigate, useParams } from 'react-router-dom';
+import { DateTime, Money } from '../payments/Money';
+import { Interval, SubscriptionStatusChip } from './StatusChip';
+import { SubscriptionButtons } from './SubscriptionButtons';
+import {
+  isSubscriptionView,
+  type Subscription,
+  type SubscriptionView,
+  subscriptionStatuses,
+  subscriptionViews,
+} from './subscriptionApi';
+
+const SubscriptionDrawer = lazy(() =>
+  import('./SubscriptionDrawer').then((module) => ({ default: module.SubscriptionDrawer })),
+);
+
+const field = (name: string) => `app.subscriptions.fields.${name}`;
+
+interface CustomerChoice {
+  id: string;
+  name?: string;
+  lastName?: string;
+  email: string;
+}
+const customerText = (customer: CustomerChoice) =>
+  [customer.name, customer.lastName].filter(Boolean).join(' ') || customer.email;
+
+function useFilters() {
+  const translate = useTranslate();
+  return [
+    <SearchInput key="q" source="q" alwaysOn placeholder={translate('ra.action.search')} />,
+    <SelectInput
+      key="status"
+      source="status"
+      label={field('status')}
+      choices={subscriptionStatuses.map((id) => ({ id, name: `app.subscriptions.status.${id}` }))}
+    />,
+    <ReferenceInput key="planId" source="planId" reference="plans">
+      <AutocompleteInput
+        label={field('plan')}
+        optionText="name"
+        filterToQuery={(q: string) => ({ q })}
+        sx={{ minWidth: 220 }}
+      />
+    </ReferenceInput>,
+    <ReferenceInput key="customerId" source="customerId" reference="customers">
+      <AutocompleteInput
+        label={field('customer')}
+        optionText={customerText}
+        filterToQuery={(q: string) => ({ q })}
+        sx={{ minWidth: 220 }}
+      />
+    </ReferenceInput>,
+  ];
+}
+
+function ListActions() {
+  return (
+    <TopToolbar sx={{ flexWrap: 'wrap' }}>
+      <SubscriptionButtons />
+      <FilterButton />
+    </TopToolbar>
+  );
+}
+
+/** The exact count of every matching subscription (not just this page), or why the list failed. */
+function Totals() {
+  const translate = useTranslate();
+  const { total, error, isPending } = useListContext();
+  if (error) {
+    return (
+      <Alert severity="error" sx={{ m: 1 }}>
+        {translate('app.subscriptions.load_failed', { message: (error as Error).message })}
+      </Alert>
+    );
+  }
+  if (isPending || !total) return null;
+  return (
+    <Typography
+      variant="body2"
+      color="text.secondary"
+      sx={{ px: 2, py: 1 }}
+      data-testid="subscriptions-totals"
+    >
+      {translate('app.subscriptions.totals', { count: total.toLocaleString() })}
+    </Typography>
+  );
+}
+
+function NoSubscriptions() {
+  const translate = useTranslate();
+  const { filterValues, error } = useListContext();
+  if (error) return null;
+  const filtered = Object.keys(filterValues).length > 0;
+  return (
+    <Box component="section" sx={{ py: 6, px: 2, textAlign: 'center' }}>
+      <Autorenew sx={{ fontSize: 56, color: 'text.disabled' }} />
+      <Typography variant="h6" component="p">
+        {translate(filtered ? 'app.subscriptions.no_match' : 'app.subscriptions.empty')}
+      </Typography>
+      {!filtered && (
+        <Typography color="text.secondary">{translate('app.subscriptions.empty_hint')}</Typography>
+      )}
+    </Box>
+  );
+}
+
+function SubscriptionRows({ onOpen }: { onOpen: (record: Subscription) => void }) {
+  const small = useMediaQuery((theme: Theme) => theme.breakpoints.down('md'), { noSsr: true });
+  const open = (_id: unknown, _resource: string, record: unknown) => {
+    onOpen(record as Subscription);
+    return false as const;
+  };
+  if (small) {
+    return (
+      <SimpleList<Subscription>
+        empty={<NoSubscriptions />}
+        rowClick={open}
+        primaryText={(record) => (
+          <Box
+            component="span"
+            sx={{ display: 'flex', gap: 1, alignItems: 'center', flexWrap: 'wrap' }}
+          >
+            <bdi>{record.customerName ?? ''}</bdi>
+            <SubscriptionStatusChip status={record.status} />
+          </Box>
+        )}
+        secondaryText={(record) => (
+          <>
+            <bdi>{record.planName}</bdi> · <Money cents={record.amountCents} /> ·{' '}
+            <Interval interval={record.interval} count={record.intervalCount} />
+          </>
+        )}
+        tertiaryText={(record) => <DateTime iso={record.nextBillAt} />}
+        rowSx={() => ({ overflowWrap: 'anywhere' })}
+      />
+    );
+  }
+  return (
+    <Datagrid
+      empty={<NoSubscriptions />}
+      rowClick={open}
+      bulkActionButtons={false}
+      sx={{ overflowX: 'auto', maxWidth: '100%' }}
+    >
+      <FunctionField
+        source="customerName"
+        label={field('customer')}
+        sortable={false}
+        render={(record: Subscription) => <bdi>{record.customerName ?? ''}</bdi>}
+      />
+      <FunctionField
+        source="planName"
+        label={field('plan')}
+        sortable={false}
+        render={(record: Subscription) => <bdi>{record.planName}</bdi>}
+      />
+      <FunctionField
+        source="status"
+        label={field('status')}
+        sortable={false}
+        render={(record: Subscription) => <SubscriptionStatusChip status={record.status} />}
+      />
+      <FunctionField
+        source="amountCents"
+        label={field('amount')}
+        textAlign="right"
+        render={(record: Subscription) => <Money cents={record.amountCents} />}
+      />
+      <FunctionField
+        source="interval"
+        label={field('billing')}
+        sortable={false}
+        render={(record: Subscription) => (
+          <Interval interval={record.interval} count={record.intervalCount} />
+        )}
+      />
+      <FunctionField
+        source="nextBillAt"
+        label={field('next_bill_at')}
+        render={(record: Subscription) => <DateTime iso={record.nextBillAt} />}
+      />
+      <FunctionField
+        source="createdAt"
+        label={field('created_at')}
+        render={(record: Subscription) => <DateTime iso={record.createdAt} />}
+      />
+    </Datagrid>
+  );
+}
+
+function ViewTabs({ view }: { view: SubscriptionView }) {
+  const translate = useTranslate();
+  return (
+    <Tabs
+      value={view}
+      variant="scrollable"
+      allowScrollButtonsMobile
+      aria-label={translate('app.subscriptions.title')}
+      sx={{ borderBottom: 1, borderColor: 'divider' }}
+    >
+      {subscriptionViews.map((name) => (
+        <Tab
+          key={name}
+          value={name}
+          label={translate(`app.subscriptions.views.${name}`)}
+          component={Link}
+          to={`/subscriptions/${name}`}
+        />
+      ))}
+    </Tabs>
+  );
+}
+
+/**
+ * `/subscriptions/:view`: the company's subscriptions (all, trialing, active, past due, paused,
+ * cancelled) with search, filters, sort, the exact count, plans, and a detail drawer.
+ */
+export default function SubscriptionList() {
+  const { view } = useParams();
+  const translate = useTranslate();
+  const [opened, setOpened] = useState<Subscription | null>(null);
+  const filters = useFilters();
+  if (!isSubscriptionView(view)) return <Navigate to="/errors/error-404" replace />;
+  return (
+    <Box sx={{ minWidth: 0 }}>
+      <ViewTabs view={view} />
+      <List
+        key={view}
+        resource="subscriptions"
+        storeKey={`subscriptions.${view}`}
+        filter={{ view }}
+        title={translate('app.subscriptions.title')}
+        filters={filters}
+        sort={{ field: 'createdAt', order: 'DESC' }}
+        perPage={25}
+        actions={<ListActions />}
+        exporter={false}
+        empty={false}
+        sx={{ '& .RaList-main': { minWidth: 0 } }}
+      >
+        <Totals />
+        <SubscriptionRows onOpen={setOpened} />
+      </List>
+      {opened && (
+        <Suspense fallback={null}>
+          <SubscriptionDrawer subscription={opened} onClose={() => setOpened(null)} />
+        </Suspense>
+      )}
+    </Box>
+  );
+}

@@ -1,0 +1,284 @@
+import type { Locator, Page } from 'playwright-core';
+import { expect, it } from 'vitest';
+import type { Company, Portal } from './support/portal';
+import {
+  freshPage,
+  open,
+  seedStorage,
+  sidewaysOverflow,
+  tokenKey,
+  visible,
+  waitForPath,
+} from './support/screens';
+import { describeInBrowser } from './support/suite';
+
+/** What a user reads and clicks, in each language the tests walk through. */
+const languages = {
+  English: {
+    locale: 'en',
+    empty: 'No subscriptions yet',
+    plans: 'Plans',
+    newPlan: 'New plan',
+    name: 'Name',
+    amount: 'Amount (CAD)',
+    save: 'Save',
+    subscribe: 'Subscribe a customer',
+    subscribeSubmit: 'Subscribe',
+    customer: 'Customer',
+    plan: 'Plan',
+    active: 'Active',
+    open: 'Open',
+    paid: 'Paid',
+    deposited: 'Deposited',
+    simulateDeposit: 'Simulate deposit',
+    totals: (count: number) => `Subscriptions: ${count}`,
+    customerSection: 'Subscriptions',
+    cancel: 'Cancel subscription',
+    cancelNow: 'Cancel now',
+    cancelled: 'Cancelled',
+    close: 'Close',
+    edit: 'Edit',
+    archive: 'Archive',
+    archived: 'Archived',
+  },
+  Arabic: {
+    locale: 'ar',
+    empty: 'لا توجد اشتراكات بعد',
+    plans: 'الخطط',
+    newPlan: 'خطة جديدة',
+    name: 'الاسم',
+    amount: 'المبلغ (CAD)',
+    save: 'حفظ',
+    subscribe: 'اشتراك عميل',
+    subscribeSubmit: 'اشتراك',
+    customer: 'العميل',
+    plan: 'الخطة',
+    active: 'نشط',
+    open: 'مفتوحة',
+    paid: 'مدفوعة',
+    deposited: 'مودَع',
+    simulateDeposit: 'محاكاة إيداع',
+    totals: (count: number) => `الاشتراكات: ${count}`,
+    customerSection: 'الاشتراكات',
+    cancel: 'إلغاء الاشتراك',
+    cancelNow: 'الإلغاء الآن',
+    cancelled: 'ملغى',
+    close: 'إغلاق',
+    edit: 'تعديل',
+    archive: 'أرشفة',
+    archived: 'مؤرشفة',
+  },
+} as const;
+
+type Texts = (typeof languages)[keyof typeof languages];
+
+const desktop = { width: 1280, height: 900 };
+const phone = { width: 390, height: 844 };
+
+/** Polls as long as a step may take: the scheduler runs every second, then a read model. */
+const eventually = { timeout: 30_000 };
+
+interface Customer {
+  id: string;
+  email: string;
+}
+
+async function companyWithCustomer(portal: Portal) {
+  const company = await portal.registerCompany();
+  await portal.verify(company);
+  const customer = await portal.api<Customer>('POST', '/customers', {
+    token: company.token,
+    body: {
+      email: `ada-${Date.now().toString(36)}@investors.test`,
+      name: 'Ada',
+      lastName: 'Lovelace',
+    },
+  });
+  return { company, customer };
+}
+
+async function signedIn(
+  browser: Parameters<typeof freshPage>[0],
+  portal: Portal,
+  company: Company,
+  texts: Texts,
+  viewport: typeof desktop,
+  path: string,
+) {
+  const opened = await freshPage(browser, viewport);
+  await seedStorage(opened.page, portal, { [tokenKey]: company.token, locale: texts.locale });
+  await open(opened.page, portal, path);
+  return opened;
+}
+
+/** An amount exactly as the UI writes it, in the page's own Intl. */
+const money = (page: Page, cents: number, locale: string) =>
+  page.evaluate(
+    ([amount, language]) => {
+      const parts = new Intl.NumberFormat(language, {
+        style: 'currency',
+        currency: 'CAD',
+        minimumFractionDigits: 2,
+        maximumFractionDigits: 2,
+      }).formatToParts(amount / 100);
+      return `${parts
+        .map((part) => (part.type === 'currency' ? '$' : part.value))
+        .join('')
+        .trim()} CAD`;
+    },
+    [cents, locale] as const,
+  );
+
+async function checkScreen(page: Page) {
+  expect(await sidewaysOverflow(page)).toEqual([]);
+  expect(await page.evaluate(() => (document.body.textContent ?? '').includes('%{'))).toBe(false);
+}
+
+const balanceText = (page: Page) => page.getByTestId('balance').first().textContent();
+
+const dialogTitled = (page: Page, title: string) =>
+  page.getByRole('dialog').filter({ has: page.getByRole('heading', { name: title }) });
+
+async function pick(page: Page, dialog: Locator, label: string, typed: string, option: string) {
+  await dialog.getByRole('combobox', { name: label }).fill(typed);
+  await page.getByRole('option', { name: option }).click();
+}
+
+const invoiceStatus = (drawer: Locator) =>
+  drawer.getByTestId('invoice').first().getByTestId('invoice-status').textContent();
+
+describeInBrowser('subscriptions', (suite) => {
+  it('creates a plan, subscribes a customer, the first invoice is issued and paid through the e-transfer simulator, and the balance grows (English, 1280 px)', async () => {
+    const texts = languages.English;
+    const { company, customer } = await companyWithCustomer(suite.portal);
+    const { context, page } = await signedIn(
+      suite.browser,
+      suite.portal,
+      company,
+      texts,
+      desktop,
+      '/subscriptions',
+    );
+    await waitForPath(page, '/subscriptions/all');
+    await visible(page.getByText(texts.empty));
+    await checkScreen(page);
+
+    // A monthly plan of $12.50 CAD, no trial.
+    await page.getByRole('main').getByRole('button', { name: texts.plans }).click();
+    const plans = dialogTitled(page, texts.plans);
+    await plans.getByRole('button', { name: texts.newPlan }).click();
+    const form = dialogTitled(page, texts.newPlan);
+    await form.getByLabel(texts.name).fill('Gold');
+    await form.getByLabel(texts.amount).fill('12.50');
+    await checkScreen(page);
+    await form.getByRole('button', { name: texts.save }).click();
+    await form.waitFor({ state: 'hidden' });
+    await visible(plans.getByTestId('plan').filter({ hasText: 'Gold' }));
+    await page.keyboard.press('Escape');
+    await plans.waitFor({ state: 'hidden' });
+
+    // Subscribe Ada from now: period 0 is invoiced at once by the billing scheduler.
+    await page.getByRole('main').getByRole('button', { name: texts.subscribe }).click();
+    const subscribe = dialogTitled(page, texts.subscribe);
+    await pick(page, subscribe, texts.customer, 'Ada', 'Ada Lovelace');
+    await pick(page, subscribe, texts.plan, 'Gold', 'Gold');
+    await checkScreen(page);
+    await subscribe.getByRole('button', { name: texts.subscribeSubmit, exact: true }).click();
+    await subscribe.waitFor({ state: 'hidden' });
+    const row = page.getByRole('row').filter({ hasText: 'Ada Lovelace' });
+    await visible(row.getByText('Gold'));
+    await visible(page.getByText(texts.totals(1)));
+
+    await row.click();
+    const drawer = page.getByTestId('subscription-drawer');
+    await expect.poll(() => invoiceStatus(drawer), eventually).toBe(texts.open);
+    await checkScreen(page);
+    await page.keyboard.press('Escape');
+
+    // The invoice is collected with an e-transfer request: the sandbox's customer pays it.
+    await open(page, suite.portal, '/etransfers/all');
+    const request = page.getByRole('row').filter({ hasText: 'Ada Lovelace' });
+    await request.click();
+    const etransfer = page.getByTestId('etransfer-drawer');
+    await etransfer.getByRole('button', { name: texts.simulateDeposit }).click();
+    await expect
+      .poll(() => etransfer.getByTestId('etransfer-status').textContent(), eventually)
+      .toBe(texts.deposited);
+    const paid = await money(page, 1250, texts.locale);
+    await expect.poll(() => balanceText(page), eventually).toContain(paid);
+
+    // The invoice reads paid, on the subscription and on the customer's page.
+    await open(page, suite.portal, '/subscriptions/active');
+    await page.getByRole('row').filter({ hasText: 'Ada Lovelace' }).click();
+    await expect.poll(() => invoiceStatus(drawer), eventually).toBe(texts.paid);
+    await visible(drawer.getByText(texts.active));
+    await page.keyboard.press('Escape');
+    await open(page, suite.portal, `/customers/all/${customer.id}`);
+    await page.getByRole('button', { name: texts.customerSection, exact: true }).click();
+    const section = dialogTitled(page, `${texts.customerSection} · ${customer.email}`);
+    await visible(section.getByText(texts.totals(1)));
+    await visible(section.getByTestId('invoice').getByText(texts.paid));
+    await checkScreen(page);
+    await context.close();
+  }, 150_000);
+
+  for (const [language, viewport] of [
+    ['English', phone],
+    ['Arabic', desktop],
+    ['Arabic', phone],
+  ] as const) {
+    it(`lists, opens and cancels a subscription, renames and archives its plan, with no sideways scroll (${language}, ${viewport.width} px)`, async () => {
+      const texts = languages[language];
+      const { company, customer } = await companyWithCustomer(suite.portal);
+      const plan = await suite.portal.api<{ id: string }>('POST', '/plans', {
+        token: company.token,
+        body: { name: 'Gold', amountCents: 1250, interval: 'month' },
+      });
+      await suite.portal.api('POST', '/subscriptions', {
+        token: company.token,
+        body: { customerId: customer.id, planId: plan.id },
+      });
+      const { context, page } = await signedIn(
+        suite.browser,
+        suite.portal,
+        company,
+        texts,
+        viewport,
+        '/subscriptions/all',
+      );
+      await visible(page.getByText(texts.totals(1)));
+      await checkScreen(page);
+      await page.getByText('Ada Lovelace').first().click();
+      const drawer = page.getByTestId('subscription-drawer');
+      await expect.poll(() => invoiceStatus(drawer), eventually).toBe(texts.open);
+      await checkScreen(page);
+      await drawer.getByRole('button', { name: texts.cancel }).click();
+      await checkScreen(page);
+      await page.getByRole('button', { name: texts.cancelNow }).click();
+      await expect
+        .poll(() => drawer.getByTestId('subscription-status').textContent(), eventually)
+        .toBe(texts.cancelled);
+      // The confirmation's button is gone with the action it offered: close the drawer by its button.
+      await drawer.getByRole('button', { name: texts.close }).click();
+      await drawer.waitFor({ state: 'hidden' });
+      // The plan is renamed, then archived: it stays listed, marked archived, with no actions.
+      await page.getByRole('main').getByRole('button', { name: texts.plans }).click();
+      const plans = dialogTitled(page, texts.plans);
+      const row = plans.getByTestId('plan');
+      await row.getByRole('button', { name: texts.edit }).click();
+      const form = page.getByRole('dialog').filter({ has: page.getByLabel(texts.name) });
+      await form.getByLabel(texts.name).fill('Gold Plus');
+      await checkScreen(page);
+      await form.getByRole('button', { name: texts.save }).click();
+      await form.waitFor({ state: 'hidden' });
+      await visible(row.getByText('Gold Plus'));
+      await row.getByRole('button', { name: texts.archive }).click();
+      const confirm = page.getByRole('dialog').filter({ hasText: 'Gold Plus' }).last();
+      await confirm.getByRole('button', { name: texts.archive }).click();
+      await visible(row.getByText(texts.archived));
+      expect(await row.getByRole('button').count()).toBe(0);
+      await checkScreen(page);
+      await context.close();
+    }, 90_000);
+  }
+});
