@@ -13,7 +13,7 @@ const focused = (page: Page) =>
     return {
       name: (
         element.getAttribute('aria-label') ??
-        element.innerText ??
+        element.textContent ??
         element.getAttribute('name') ??
         ''
       ).trim(),

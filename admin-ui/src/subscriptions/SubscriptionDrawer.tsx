@@ -17,7 +17,7 @@ import {
   Typography,
 } from '@mui/material';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { type ReactNode, useState } from 'react';
+import { type ReactNode, useRef, useState } from 'react';
 import { useNotify, useRefresh, useTranslate } from 'react-admin';
 import { useCanTakePayments } from '../payments/access';
 import { DateTime, Money } from '../payments/Money';
@@ -147,14 +147,20 @@ type Asking = 'pause' | 'cancel' | null;
 function Actions({
   subscription,
   onChanged,
+  onSettled,
 }: {
   subscription: Subscription;
   onChanged: (s: Subscription) => void;
+  /** After an action: the button that asked for it may be gone, so the drawer takes the focus. */
+  onSettled: () => void;
 }) {
   const translate = useTranslate();
   const notify = useNotify();
   const [asking, setAsking] = useState<Asking>(null);
   const [busy, setBusy] = useState(false);
+  // Whether the confirmation closing now ran its action: then the drawer takes the focus once it
+  // is gone (it gives the focus back to the button that opened it, which may be gone too).
+  const acted = useRef(false);
   const allowed = allowedActions(subscription);
   const run = async (action: SubscriptionAction, done: string, atPeriodEnd = false) => {
     setBusy(true);
@@ -165,8 +171,13 @@ function Actions({
       notify((error as Error).message, { type: 'error' });
     } finally {
       setBusy(false);
+      acted.current = asking !== null;
       setAsking(null);
     }
+  };
+  const settled = () => {
+    if (acted.current) onSettled();
+    acted.current = false;
   };
   const close = () => setAsking(null);
   return (
@@ -177,7 +188,11 @@ function Actions({
         </Button>
       )}
       {allowed.resume && (
-        <Button variant="contained" disabled={busy} onClick={() => void run('resume', 'resumed')}>
+        <Button
+          variant="contained"
+          disabled={busy}
+          onClick={() => void run('resume', 'resumed').then(onSettled)}
+        >
           {translate('app.subscriptions.actions.resume')}
         </Button>
       )}
@@ -191,7 +206,12 @@ function Actions({
           {translate('app.subscriptions.actions.cancel')}
         </Button>
       )}
-      <Dialog open={asking === 'pause'} onClose={close} aria-describedby="pause-text">
+      <Dialog
+        open={asking === 'pause'}
+        onClose={close}
+        aria-describedby="pause-text"
+        slotProps={{ transition: { onExited: settled } }}
+      >
         <DialogContent>
           <Typography id="pause-text">
             {translate('app.subscriptions.actions.pause_confirm')}
@@ -207,6 +227,7 @@ function Actions({
       <Dialog
         open={asking === 'cancel'}
         onClose={close}
+        slotProps={{ transition: { onExited: settled } }}
         aria-labelledby="cancel-title"
         aria-describedby="cancel-text"
       >
@@ -266,6 +287,8 @@ export function SubscriptionDrawer({
     retry: false,
   });
   const shown = current.data ?? subscription;
+  const section = useRef<HTMLElement>(null);
+  const focusDrawer = () => section.current?.focus();
   const changed = (next: Subscription) => {
     queryClient.setQueryData(subscriptionKey(next.id), next);
     refresh();
@@ -279,6 +302,8 @@ export function SubscriptionDrawer({
     >
       <Box
         component="section"
+        ref={section}
+        tabIndex={-1}
         aria-labelledby="subscription-title"
         sx={{ p: 2 }}
         data-testid="subscription-drawer"
@@ -307,7 +332,7 @@ export function SubscriptionDrawer({
         )}
         <Divider sx={{ my: 2 }} />
         <SubscriptionDetails subscription={shown} />
-        {canAct && <Actions subscription={shown} onChanged={changed} />}
+        {canAct && <Actions subscription={shown} onChanged={changed} onSettled={focusDrawer} />}
         <Divider sx={{ my: 2 }} />
         <Typography variant="subtitle1" component="h3">
           {translate('app.subscriptions.invoices')}
