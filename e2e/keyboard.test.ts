@@ -13,7 +13,8 @@ const focused = (page: Page) =>
     return {
       name: (
         element.getAttribute('aria-label') ??
-        element.textContent ??
+        // biome-ignore lint/performance/useDomNodeTextContent: the rendered text is its name
+        element.innerText ??
         element.getAttribute('name') ??
         ''
       ).trim(),
