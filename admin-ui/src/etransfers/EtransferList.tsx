@@ -1,5 +1,5 @@
 import SwapHoriz from '@mui/icons-material/SwapHoriz';
-import { Alert, Box, Chip, Tab, Tabs, Typography, useMediaQuery } from '@mui/material';
+import { Alert, Box, Chip, Typography, useMediaQuery } from '@mui/material';
 import type { Theme } from '@mui/material/styles';
 import { lazy, Suspense, useState } from 'react';
 import {
@@ -16,7 +16,8 @@ import {
   useListContext,
   useTranslate,
 } from 'react-admin';
-import { Link, Navigate, useParams } from 'react-router-dom';
+import { Navigate, useParams } from 'react-router-dom';
+import { ViewTabs } from '../lists/ViewTabs';
 import { DateTime, Money } from '../payments/Money';
 import { EtransferButtons } from './EtransferButtons';
 import { EtransferStatusChip } from './EtransferStatusChip';
@@ -251,29 +252,6 @@ function EtransferRows({
   );
 }
 
-function ViewTabs({ view }: { view: EtransferView }) {
-  const translate = useTranslate();
-  return (
-    <Tabs
-      value={view}
-      variant="scrollable"
-      allowScrollButtonsMobile
-      aria-label={translate('app.etransfers.title')}
-      sx={{ borderBottom: 1, borderColor: 'divider' }}
-    >
-      {etransferViews.map((name) => (
-        <Tab
-          key={name}
-          value={name}
-          label={translate(`app.etransfers.views.${name}`)}
-          component={Link}
-          to={`/etransfers/${name}`}
-        />
-      ))}
-    </Tabs>
-  );
-}
-
 /**
  * `/etransfers/:view`: the company's Interac e-transfers (all, requested, deposited, sent,
  * unmatched) with search, filters, sort, the exact count, the actions and a detail drawer.
@@ -286,7 +264,7 @@ export default function EtransferList() {
   if (!isEtransferView(view)) return <Navigate to="/errors/error-404" replace />;
   return (
     <Box sx={{ minWidth: 0 }}>
-      <ViewTabs view={view} />
+      <ViewTabs resource="etransfers" views={etransferViews} view={view} />
       <List
         key={view}
         resource="etransfers"

@@ -1,5 +1,5 @@
 import Autorenew from '@mui/icons-material/Autorenew';
-import { Alert, Box, Tab, Tabs, Typography, useMediaQuery } from '@mui/material';
+import { Alert, Box, Typography, useMediaQuery } from '@mui/material';
 import type { Theme } from '@mui/material/styles';
 import { lazy, Suspense, useState } from 'react';
 import {
@@ -16,14 +16,14 @@ import {
   useListContext,
   useTranslate,
 } from 'react-admin';
-import { Link, Navigate, useParams } from 'react-router-dom';
+import { Navigate, useParams } from 'react-router-dom';
+import { ViewTabs } from '../lists/ViewTabs';
 import { DateTime, Money } from '../payments/Money';
 import { Interval, SubscriptionStatusChip } from './StatusChip';
 import { SubscriptionButtons } from './SubscriptionButtons';
 import {
   isSubscriptionView,
   type Subscription,
-  type SubscriptionView,
   subscriptionStatuses,
   subscriptionViews,
 } from './subscriptionApi';
@@ -207,29 +207,6 @@ function SubscriptionRows({ onOpen }: { onOpen: (record: Subscription) => void }
   );
 }
 
-function ViewTabs({ view }: { view: SubscriptionView }) {
-  const translate = useTranslate();
-  return (
-    <Tabs
-      value={view}
-      variant="scrollable"
-      allowScrollButtonsMobile
-      aria-label={translate('app.subscriptions.title')}
-      sx={{ borderBottom: 1, borderColor: 'divider' }}
-    >
-      {subscriptionViews.map((name) => (
-        <Tab
-          key={name}
-          value={name}
-          label={translate(`app.subscriptions.views.${name}`)}
-          component={Link}
-          to={`/subscriptions/${name}`}
-        />
-      ))}
-    </Tabs>
-  );
-}
-
 /**
  * `/subscriptions/:view`: the company's subscriptions (all, trialing, active, past due, paused,
  * cancelled) with search, filters, sort, the exact count, plans, and a detail drawer.
@@ -242,7 +219,7 @@ export default function SubscriptionList() {
   if (!isSubscriptionView(view)) return <Navigate to="/errors/error-404" replace />;
   return (
     <Box sx={{ minWidth: 0 }}>
-      <ViewTabs view={view} />
+      <ViewTabs resource="subscriptions" views={subscriptionViews} view={view} />
       <List
         key={view}
         resource="subscriptions"

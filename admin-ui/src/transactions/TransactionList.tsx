@@ -1,6 +1,6 @@
 import Download from '@mui/icons-material/Download';
 import ReceiptLong from '@mui/icons-material/ReceiptLong';
-import { Alert, Box, Chip, Tab, Tabs, Typography, useMediaQuery } from '@mui/material';
+import { Alert, Box, Chip, Typography, useMediaQuery } from '@mui/material';
 import type { Theme } from '@mui/material/styles';
 import { lazy, Suspense, useState } from 'react';
 import {
@@ -19,7 +19,8 @@ import {
   useNotify,
   useTranslate,
 } from 'react-admin';
-import { Link, Navigate, useParams } from 'react-router-dom';
+import { Navigate, useParams } from 'react-router-dom';
+import { ViewTabs } from '../lists/ViewTabs';
 import { DateTime, Money } from '../payments/Money';
 import {
   downloadTransactions,
@@ -283,29 +284,6 @@ function TransactionRows({ onOpen }: { onOpen: (record: Transaction) => void }) 
   );
 }
 
-function ViewTabs({ view }: { view: string }) {
-  const translate = useTranslate();
-  return (
-    <Tabs
-      value={view}
-      variant="scrollable"
-      allowScrollButtonsMobile
-      aria-label={translate('app.transactions.title')}
-      sx={{ borderBottom: 1, borderColor: 'divider' }}
-    >
-      {Object.keys(transactionViews).map((name) => (
-        <Tab
-          key={name}
-          value={name}
-          label={translate(`app.transactions.views.${name}`)}
-          component={Link}
-          to={`/transactions/${name}`}
-        />
-      ))}
-    </Tabs>
-  );
-}
-
 /**
  * `/transactions/:view`: every money movement of the company (all, payments or refunds), with
  * search, filters, sort, the exact count and net total, CSV export and a detail drawer.
@@ -318,7 +296,7 @@ export default function TransactionList() {
   if (!isTransactionView(view)) return <Navigate to="/errors/error-404" replace />;
   return (
     <Box sx={{ minWidth: 0 }}>
-      <ViewTabs view={view} />
+      <ViewTabs resource="transactions" views={Object.keys(transactionViews)} view={view} />
       <List
         key={view}
         resource="transactions"
