@@ -3,12 +3,10 @@ import { Alert, Box, Chip, Typography, useMediaQuery } from '@mui/material';
 import type { Theme } from '@mui/material/styles';
 import { lazy, Suspense, useState } from 'react';
 import {
-  AutocompleteInput,
   Datagrid,
   FilterButton,
   FunctionField,
   List,
-  ReferenceInput,
   SearchInput,
   SelectInput,
   SimpleList,
@@ -17,6 +15,7 @@ import {
   useTranslate,
 } from 'react-admin';
 import { Navigate, useParams } from 'react-router-dom';
+import { customerFilter } from '../lists/customerFilter';
 import { ViewTabs } from '../lists/ViewTabs';
 import { DateTime, Money } from '../payments/Money';
 import { EtransferButtons } from './EtransferButtons';
@@ -29,15 +28,6 @@ const EtransferDrawer = lazy(() =>
 );
 
 const field = (name: string) => `app.etransfers.fields.${name}`;
-
-interface CustomerChoice {
-  id: string;
-  name?: string;
-  lastName?: string;
-  email: string;
-}
-const customerText = (customer: CustomerChoice) =>
-  [customer.name, customer.lastName].filter(Boolean).join(' ') || customer.email;
 
 function useFilters() {
   const translate = useTranslate();
@@ -55,14 +45,7 @@ function useFilters() {
       label={field('kind')}
       choices={etransferKinds.map((id) => ({ id, name: `app.etransfers.kind.${id}` }))}
     />,
-    <ReferenceInput key="customerId" source="customerId" reference="customers">
-      <AutocompleteInput
-        label={field('customer')}
-        optionText={customerText}
-        filterToQuery={(q: string) => ({ q })}
-        sx={{ minWidth: 220 }}
-      />
-    </ReferenceInput>,
+    customerFilter(field('customer')),
   ];
 }
 

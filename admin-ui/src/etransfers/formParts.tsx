@@ -1,4 +1,5 @@
 /** The pieces every e-transfer form shares: its dialog, inputs, rules, submit button and errors. */
+
 import { Button, Dialog, DialogActions, DialogTitle, useMediaQuery } from '@mui/material';
 import type { Theme } from '@mui/material/styles';
 import type { ReactNode } from 'react';
@@ -12,19 +13,11 @@ import {
 } from 'react-admin';
 import { useFormState, useWatch } from 'react-hook-form';
 import { formErrorsOrToast } from '../auth/submitErrors';
+import { customerChoiceText } from '../lists/customerFilter';
 import { isolatedCents, maxAmountCents, minAmountCents, parseCents } from '../payments/money';
 import { onFormInputs } from './etransferLogic';
 
 export const field = (name: string) => `app.etransfers.fields.${name}`;
-
-interface CustomerChoice {
-  id: string;
-  name?: string;
-  lastName?: string;
-  email: string;
-}
-const customerText = (customer: CustomerChoice) =>
-  [customer.name, customer.lastName].filter(Boolean).join(' ') || customer.email;
 
 /** Text as typed: react-admin would turn a cleared input into null. */
 export const asTyped = (value: string) => value ?? '';
@@ -91,7 +84,7 @@ export function CustomerInput({ autoFocus = false }: { autoFocus?: boolean }) {
     >
       <AutocompleteInput
         label={field('customer')}
-        optionText={customerText}
+        optionText={customerChoiceText}
         filterToQuery={(q: string) => ({ q })}
         validate={required}
         helperText={false}

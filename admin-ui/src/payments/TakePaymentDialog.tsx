@@ -23,21 +23,13 @@ import {
 } from 'react-admin';
 import { useFormState, useWatch } from 'react-hook-form';
 import { formErrorsOrToast } from '../auth/submitErrors';
+import { customerChoiceText } from '../lists/customerFilter';
 import { isolatedCents, maxAmountCents, minAmountCents, parseCents } from './money';
 import { PaymentProgress } from './PaymentProgress';
 import { type Payment, requestPayment } from './paymentApi';
 import { useTerminals } from './useTerminals';
 
 const field = (name: string) => `app.payments.fields.${name}`;
-
-interface CustomerChoice {
-  id: string;
-  name?: string;
-  lastName?: string;
-  email: string;
-}
-const customerText = (customer: CustomerChoice) =>
-  [customer.name, customer.lastName].filter(Boolean).join(' ') || customer.email;
 
 /** Text as typed: react-admin would turn a cleared input into null. */
 const asTyped = (value: string) => value ?? '';
@@ -189,7 +181,7 @@ function PaymentForm({
         >
           <AutocompleteInput
             label={field('customer')}
-            optionText={customerText}
+            optionText={customerChoiceText}
             filterToQuery={(q: string) => ({ q })}
             helperText={false}
           />

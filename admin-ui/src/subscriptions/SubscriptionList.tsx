@@ -17,6 +17,7 @@ import {
   useTranslate,
 } from 'react-admin';
 import { Navigate, useParams } from 'react-router-dom';
+import { customerFilter } from '../lists/customerFilter';
 import { ViewTabs } from '../lists/ViewTabs';
 import { DateTime, Money } from '../payments/Money';
 import { Interval, SubscriptionStatusChip } from './StatusChip';
@@ -33,15 +34,6 @@ const SubscriptionDrawer = lazy(() =>
 );
 
 const field = (name: string) => `app.subscriptions.fields.${name}`;
-
-interface CustomerChoice {
-  id: string;
-  name?: string;
-  lastName?: string;
-  email: string;
-}
-const customerText = (customer: CustomerChoice) =>
-  [customer.name, customer.lastName].filter(Boolean).join(' ') || customer.email;
 
 function useFilters() {
   const translate = useTranslate();
@@ -61,14 +53,7 @@ function useFilters() {
         sx={{ minWidth: 220 }}
       />
     </ReferenceInput>,
-    <ReferenceInput key="customerId" source="customerId" reference="customers">
-      <AutocompleteInput
-        label={field('customer')}
-        optionText={customerText}
-        filterToQuery={(q: string) => ({ q })}
-        sx={{ minWidth: 220 }}
-      />
-    </ReferenceInput>,
+    customerFilter(field('customer')),
   ];
 }
 

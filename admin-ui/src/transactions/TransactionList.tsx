@@ -4,13 +4,11 @@ import { Alert, Box, Chip, Typography, useMediaQuery } from '@mui/material';
 import type { Theme } from '@mui/material/styles';
 import { lazy, Suspense, useState } from 'react';
 import {
-  AutocompleteInput,
   Button,
   Datagrid,
   FilterButton,
   FunctionField,
   List,
-  ReferenceInput,
   SearchInput,
   SelectInput,
   SimpleList,
@@ -20,6 +18,7 @@ import {
   useTranslate,
 } from 'react-admin';
 import { Navigate, useParams } from 'react-router-dom';
+import { customerFilter } from '../lists/customerFilter';
 import { ViewTabs } from '../lists/ViewTabs';
 import { DateTime, Money } from '../payments/Money';
 import {
@@ -41,15 +40,6 @@ const TransactionDrawer = lazy(() =>
 );
 
 const field = (name: string) => `app.transactions.fields.${name}`;
-
-interface CustomerChoice {
-  id: string;
-  name?: string;
-  lastName?: string;
-  email: string;
-}
-const customerText = (customer: CustomerChoice) =>
-  [customer.name, customer.lastName].filter(Boolean).join(' ') || customer.email;
 
 function useFilters(view: string) {
   const translate = useTranslate();
@@ -74,14 +64,7 @@ function useFilters(view: string) {
           />,
         ]
       : []),
-    <ReferenceInput key="customerId" source="customerId" reference="customers">
-      <AutocompleteInput
-        label={field('customer')}
-        optionText={customerText}
-        filterToQuery={(q: string) => ({ q })}
-        sx={{ minWidth: 220 }}
-      />
-    </ReferenceInput>,
+    customerFilter(field('customer')),
     ...(terminals.length > 0
       ? [
           <SelectInput
