@@ -1,5 +1,12 @@
 import { expect, it } from 'vitest';
-import { sidewaysOverflow, signedInPage, visible } from './support/screens';
+import {
+  navItem,
+  sidewaysOverflow,
+  signedInPage,
+  submitLogin,
+  visible,
+  waitForPath,
+} from './support/screens';
 import { describeInBrowser } from './support/suite';
 
 describeInBrowser('row selection and star feedback', (suite) => {
@@ -67,6 +74,36 @@ describeInBrowser('row selection and star feedback', (suite) => {
       },
     );
     expect(starred).toHaveLength(2);
+    await context.close();
+  }, 60_000);
+
+  it('forgets the selection at logout: the next sign-in, in the same browser, starts with none', async () => {
+    const company = await suite.portal.registerCompany();
+    await suite.portal.verify(company);
+    for (const email of ['ada@logout.test', 'grace@logout.test']) {
+      await suite.portal.api('POST', '/customers', {
+        token: company.token,
+        body: { email, name: email.split('@')[0], starred: false },
+      });
+    }
+    const { context, page } = await signedInPage(
+      suite.browser,
+      suite.portal,
+      company,
+      '/customers/all',
+    );
+    const rows = page.locator('tbody input[type=checkbox]');
+    await rows.nth(1).waitFor();
+    await rows.nth(0).check();
+    await visible(page.locator('[data-test="bulk-actions-toolbar"]').getByText('1 item selected'));
+    await navItem(page, 'Logout').click();
+    await waitForPath(page, '/login');
+    await submitLogin(page, company);
+    await waitForPath(page, /^\/(?!login)/);
+    await page.goto(`${suite.portal.url}/customers/all`);
+    await rows.nth(1).waitFor();
+    expect(await rows.nth(0).isChecked()).toBe(false);
+    expect(await page.getByText('1 item selected').count()).toBe(0);
     await context.close();
   }, 60_000);
 });
