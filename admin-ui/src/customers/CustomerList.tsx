@@ -461,8 +461,18 @@ function CustomerRows({ view }: { view: string | undefined }) {
       rowClick={(id) => `/customers/${view}/${id}`}
       bulkActionButtons={<BulkActions />}
       omit={['company', 'jobTitle', 'tags', 'createdAt']}
-      // The table scrolls, not the root: the selection's toolbar sits above the root's box.
-      sx={{ maxWidth: '100%', '& .RaDatagrid-tableWrapper': { overflowX: 'auto' } }}
+      // The table scrolls, not the root: the selection's toolbar sits above the root's box. The
+      // row actions stay in view at the table's end when its other columns scroll.
+      sx={{
+        maxWidth: '100%',
+        '& .RaDatagrid-tableWrapper': { overflowX: 'auto' },
+        '& .RaDatagrid-row > td:last-of-type, & .RaDatagrid-headerRow > th:last-of-type': {
+          position: 'sticky',
+          insetInlineEnd: 0,
+          bgcolor: 'background.paper',
+          zIndex: 1,
+        },
+      }}
     >
       <FunctionField source="starred" label={field('starred')} render={() => <StarToggle />} />
       <FunctionField
