@@ -3,6 +3,7 @@ import type { Page } from 'playwright-core';
 import { expect, it } from 'vitest';
 import type { Company, Portal } from './support/portal';
 import { operatorAccount } from './support/portal';
+import { guestScreens, issuerScreens } from './support/portalScreens';
 import { freshPage, open, seedStorage, sidewaysOverflow, tokenKey } from './support/screens';
 import { describeInBrowser } from './support/suite';
 
@@ -20,31 +21,6 @@ const widths = [
   { width: 1280, height: 800 },
   { width: 390, height: 844 },
 ];
-
-/** Every screen of a verified issuer's shell (App.tsx's routes and the navigation's items). */
-const issuerScreens = (customerId: string) => [
-  '/profile',
-  '/pages/profile',
-  '/dashboard',
-  '/documents',
-  '/customers/all',
-  '/customers/hot',
-  '/customers/starred',
-  // A search that finds nothing: "No customers found", in the view of hot leads too.
-  `/customers/all?filter=${encodeURIComponent('{"q":"nobody-here"}')}`,
-  `/customers/hot?filter=${encodeURIComponent('{"q":"nobody-here"}')}`,
-  `/customers/all/${customerId}`,
-  '/transactions/all',
-  '/pendingpayments/all',
-  '/etransfers/all',
-  '/etransfers/unmatched',
-  '/nftorders/all',
-  '/subscriptions/all',
-  '/fundingrounds',
-  '/fundingrounds/round/1/first-round',
-];
-
-const guestScreens = ['/login', '/register', '/errors/error-404', '/errors/error-500'];
 
 interface Finding {
   where: string;

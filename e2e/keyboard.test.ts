@@ -1,6 +1,7 @@
 import type { Page } from 'playwright-core';
 import { expect, it } from 'vitest';
-import { signedInPage, visible } from './support/screens';
+import { issuerScreens } from './support/portalScreens';
+import { open, signedInPage, visible } from './support/screens';
 import { describeInBrowser } from './support/suite';
 
 /** What has the keyboard's focus: its accessible name (or text), whether it is on screen, and whether it sits in a dialog. */
@@ -69,4 +70,35 @@ describeInBrowser('the keyboard alone', (suite) => {
     expect((await focused(page))?.name).toBe('Add customer');
     await context.close();
   }, 90_000);
+
+  it('on every screen of an issuer, Tab moves through controls that are each on screen when focused', async () => {
+    const company = await suite.portal.registerCompany();
+    await suite.portal.verify(company);
+    await suite.portal.makeIssuer(company);
+    const customer = await suite.portal.api<{ id: string }>('POST', '/customers', {
+      token: company.token,
+      body: { email: 'grace@keys.test', name: 'Grace', starred: false },
+    });
+    const { context, page } = await signedInPage(suite.browser, suite.portal, company, '/profile', {
+      width: 1280,
+      height: 800,
+    });
+    const offScreen: string[] = [];
+    for (const path of issuerScreens(customer.id)) {
+      await open(page, suite.portal, path);
+      await page.getByRole('navigation').first().waitFor();
+      await page.waitForTimeout(500);
+      let reached = 0;
+      for (let press = 0; press < 30; press++) {
+        await page.keyboard.press('Tab');
+        const now = await focused(page);
+        if (!now) continue;
+        reached += 1;
+        if (!now.onScreen) offScreen.push(`${path}: "${now.name}"`);
+      }
+      expect(reached, `nothing on ${path} takes the keyboard's focus`).toBeGreaterThan(5);
+    }
+    expect(offScreen).toEqual([]);
+    await context.close();
+  }, 180_000);
 });
