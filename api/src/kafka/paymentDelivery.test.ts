@@ -60,10 +60,10 @@ describe.skipIf(brokers === undefined)('payments through the API, on Kafka', () 
 
     const stream = `Payment-${payment.id}`;
     const ofPayment = () => consumer.records.filter((record) => record.key === stream);
-    await consumer.waitUntil(() => ofPayment().length >= 5);
+    await consumer.waitUntil(() => ofPayment().length >= 6);
     const records = ofPayment();
     expect(records.map((record) => record.topic)).toEqual(
-      Array(5).fill(`${settings.topicPrefix}.payments.v1`),
+      Array(6).fill(`${settings.topicPrefix}.payments.v1`),
     );
     expect(records.map((record) => record.envelope.type)).toEqual([
       'PaymentRequested',
@@ -71,6 +71,7 @@ describe.skipIf(brokers === undefined)('payments through the API, on Kafka', () 
       'PaymentAuthorized',
       'PaymentCaptured',
       'PaymentRefunded',
+      'PaymentRefundConfirmed',
     ]);
     expect(records.map((record) => record.envelope.streamRevision)).toEqual([
       '0',
@@ -78,6 +79,7 @@ describe.skipIf(brokers === undefined)('payments through the API, on Kafka', () 
       '2',
       '3',
       '4',
+      '5',
     ]);
     // One partition per key, so a consumer sees the payment's events in order.
     expect(new Set(records.map((record) => record.partition)).size).toBe(1);
@@ -106,6 +108,7 @@ describe.skipIf(brokers === undefined)('payments through the API, on Kafka', () 
         refundedBy: company.userId,
         refundedAt: h.deps.clock().toISOString(),
       },
+      { ...ids, refundId: refunded.refunds[0]?.id, confirmedAt: h.deps.clock().toISOString() },
     ]);
     // Nowhere in the payload, the other envelope fields or the headers. The causation id is left
     // out on purpose: a webhook-recorded event names the processor's event id as its cause today
