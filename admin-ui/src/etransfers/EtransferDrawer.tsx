@@ -13,8 +13,9 @@ import {
   Typography,
 } from '@mui/material';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { type ReactNode, useState } from 'react';
+import { useState } from 'react';
 import { useLocaleState, useNotify, useRefresh, useTranslate } from 'react-admin';
+import { Detail } from '../lists/Detail';
 import { useCanTakePayments } from '../payments/access';
 import { DateTime, Money } from '../payments/Money';
 import { isolatedCents } from '../payments/money';
@@ -26,24 +27,6 @@ import { MatchDialog } from './MatchDialog';
 import { changedEtransfer, useEtransferSandbox } from './useEtransferSandbox';
 
 const etransferKey = (id: string) => ['etransfers', 'getOne', id, 'detail'];
-
-function Detail({ label, children }: { label: string; children: ReactNode }) {
-  const translate = useTranslate();
-  return (
-    <Box sx={{ display: 'flex', justifyContent: 'space-between', gap: 2, py: 0.75 }}>
-      <Typography variant="body2" color="text.secondary">
-        {translate(label)}
-      </Typography>
-      <Typography
-        variant="body2"
-        component="div"
-        sx={{ textAlign: 'end', overflowWrap: 'anywhere' }}
-      >
-        {children}
-      </Typography>
-    </Box>
-  );
-}
 
 /** Who an e-transfer is with, when, its message, reference and match. */
 export function EtransferDetails({ etransfer }: { etransfer: Etransfer }) {

@@ -17,8 +17,9 @@ import {
   Typography,
 } from '@mui/material';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { type ReactNode, useRef, useState } from 'react';
+import { useRef, useState } from 'react';
 import { useNotify, useRefresh, useTranslate } from 'react-admin';
+import { Detail } from '../lists/Detail';
 import { useCanTakePayments } from '../payments/access';
 import { DateTime, Money } from '../payments/Money';
 import { Interval, InvoiceStatusChip, SubscriptionStatusChip } from './StatusChip';
@@ -33,24 +34,6 @@ import {
 
 const subscriptionKey = (id: string) => ['subscriptions', 'getOne', id, 'detail'];
 const field = (name: string) => `app.subscriptions.fields.${name}`;
-
-function Detail({ label, children }: { label: string; children: ReactNode }) {
-  const translate = useTranslate();
-  return (
-    <Box sx={{ display: 'flex', justifyContent: 'space-between', gap: 2, py: 0.75 }}>
-      <Typography variant="body2" color="text.secondary">
-        {translate(label)}
-      </Typography>
-      <Typography
-        variant="body2"
-        component="div"
-        sx={{ textAlign: 'end', overflowWrap: 'anywhere' }}
-      >
-        {children}
-      </Typography>
-    </Box>
-  );
-}
 
 function Period({ start, end }: { start: string | null; end: string | null }) {
   if (!start) return null;

@@ -19,6 +19,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { type ReactNode, useState } from 'react';
 import { useRefresh, useTranslate } from 'react-admin';
 import { EtransferSummary } from '../etransfers/EtransferSummary';
+import { Detail } from '../lists/Detail';
 import { useCanTakePayments } from '../payments/access';
 import { DateTime, Money } from '../payments/Money';
 import { fetchPayment, type Payment, type Refund, type Transaction } from '../payments/paymentApi';
@@ -27,24 +28,6 @@ import { cardLine, kindLabel, PaymentStatusChip } from '../payments/statuses';
 import { RefundDialog } from './RefundDialog';
 
 const paymentKey = (id: string) => ['payments', 'getOne', id, 'detail'];
-
-function Detail({ label, children }: { label: string; children: ReactNode }) {
-  const translate = useTranslate();
-  return (
-    <Box sx={{ display: 'flex', justifyContent: 'space-between', gap: 2, py: 0.75 }}>
-      <Typography variant="body2" color="text.secondary">
-        {translate(label)}
-      </Typography>
-      <Typography
-        variant="body2"
-        component="div"
-        sx={{ textAlign: 'end', overflowWrap: 'anywhere' }}
-      >
-        {children}
-      </Typography>
-    </Box>
-  );
-}
 
 /**
  * A transaction's detail, as Stripe's payment page shows it: the payment it belongs to, its card,
