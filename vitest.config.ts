@@ -12,7 +12,10 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'unit',
-          include: ['{events,eventstore,projections,kafka,api,admin-ui}/src/**/*.test.ts'],
+          include: [
+            '{events,eventstore,projections,kafka,api,admin-ui}/src/**/*.test.ts',
+            'scripts/**/*.test.ts',
+          ],
         },
       },
       {

@@ -45,6 +45,10 @@ export default defineConfig({
   },
   build: { outDir: 'dist', emptyOutDir: true, sourcemap: false },
   server: {
-    proxy: { '/api': process.env.API_URL ?? 'http://localhost:3000' },
+    // `/sign/:token` is the API's public signing page, served beside the UI.
+    proxy: {
+      '/api': process.env.API_URL ?? 'http://localhost:3000',
+      '/sign': process.env.API_URL ?? 'http://localhost:3000',
+    },
   },
 });

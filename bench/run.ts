@@ -4,7 +4,10 @@ import { type BenchOptions, parseOptions, type SectionName } from './lib/options
 import { configureBenchPostgres } from './lib/postgres';
 import { type Figure, notMeasured, printTable, writeJson } from './lib/report';
 import { benchAppends } from './sections/appends';
+import { benchAudit } from './sections/audit';
 import { benchBilling } from './sections/billing';
+import { benchCapTable } from './sections/capTable';
+import { benchCluster } from './sections/cluster';
 import { benchColdStart } from './sections/coldStart';
 import { benchCustomers } from './sections/customers';
 import { benchHttp } from './sections/http';
@@ -30,6 +33,9 @@ const sections: Record<SectionName, (options: BenchOptions) => Promise<Figure[]>
   kafka: benchKafka,
   payments: benchPayments,
   billing: benchBilling,
+  audit: benchAudit,
+  cluster: benchCluster,
+  captable: benchCapTable,
 };
 
 async function main(): Promise<number> {

@@ -1,16 +1,11 @@
-import { createRequire } from 'node:module';
 import type { Page } from 'playwright-core';
 import { expect, it } from 'vitest';
+import { axeViolations } from './support/axe';
 import type { Company, Portal } from './support/portal';
 import { operatorAccount } from './support/portal';
 import { guestScreens, issuerScreens } from './support/portalScreens';
 import { freshPage, open, seedStorage, sidewaysOverflow, tokenKey } from './support/screens';
 import { describeInBrowser } from './support/suite';
-
-const axeSource: string = createRequire(import.meta.url)('axe-core').source;
-
-/** WCAG 2.1 A and AA, the rules issue 14 holds every screen to. */
-const wcagTags = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
 
 const languages = ['en', 'tr', 'ar'] as const;
 const layouts = {
@@ -55,22 +50,6 @@ const rawPlaceholders = (page: Page) =>
       .filter((line) => line.includes('%{'))
       .slice(0, 3),
   );
-
-async function axeViolations(page: Page): Promise<string[]> {
-  if (!(await page.evaluate(() => 'axe' in window)))
-    await page.addScriptTag({ content: axeSource });
-  return page.evaluate(async (tags) => {
-    const axe = (window as unknown as { axe: typeof import('axe-core') }).axe;
-    const result = await axe.run(document, { runOnly: { type: 'tag', values: tags } });
-    return result.violations.map(
-      (violation) =>
-        `${violation.id} (${violation.nodes.length}): ${violation.nodes
-          .slice(0, 2)
-          .map((node) => node.target.join(' '))
-          .join(' | ')}`,
-    );
-  }, wcagTags);
-}
 
 /** Checks the screen at `path` and adds what is wrong to `findings`. */
 async function check(page: Page, where: string, withAxe: boolean, findings: Finding[]) {

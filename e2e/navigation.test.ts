@@ -41,7 +41,7 @@ async function refusesTyped(
 
 const awaitingVerification = 'Your company is awaiting verification';
 
-const allGatedItems = [...verifiedOnlyItems, 'Funding Rounds'];
+const allGatedItems = [...verifiedOnlyItems, 'Funding Rounds', 'Cap table'];
 
 describeInBrowser('navigation', (suite) => {
   it('hides the verified-only items from an unverified company and refuses them in the address bar', async () => {

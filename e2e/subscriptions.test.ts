@@ -222,6 +222,115 @@ describeInBrowser('subscriptions', (suite) => {
     await context.close();
   }, 150_000);
 
+  it('takes a payment with "save the card", subscribes by card on file, and the invoice is paid from the saved card: the balance grows by both (English, 1280 px)', async () => {
+    const texts = languages.English;
+    const { company, customer } = await companyWithCustomer(suite.portal);
+    const till = await suite.portal.api<{ id: string; deviceId: string }>('POST', '/terminals', {
+      token: company.token,
+      body: { name: 'Till', deviceId: `TILL-${company.companySymbol}` },
+    });
+    await suite.portal.api('POST', '/plans', {
+      token: company.token,
+      body: { name: 'Gold', amountCents: 1250, interval: 'month' },
+    });
+    const opened = await freshPage(suite.browser, desktop);
+    const { context, page } = opened;
+    await seedStorage(page, suite.portal, {
+      [tokenKey]: company.token,
+      locale: texts.locale,
+      activeTerminalId: till.deviceId,
+    });
+    await open(page, suite.portal, '/subscriptions/all');
+    await waitForPath(page, '/subscriptions/all');
+
+    // A $5.00 payment of Ada's, the card saved with her agreement.
+    await page.getByTestId('sidebar').getByRole('button', { name: 'Take a payment' }).click();
+    const take = dialogTitled(page, 'Take a payment');
+    await take.getByLabel('Amount (CAD)').fill('5.00');
+    const saveCard = take.getByLabel('Save the card for future charges (the customer agreed)');
+    expect(await saveCard.count()).toBe(0); // offered only once a customer is chosen
+    await pick(page, take, texts.customer, 'Ada', 'Ada Lovelace');
+    await saveCard.check();
+    await checkScreen(page);
+    await take.getByRole('button', { name: /^Charge / }).click();
+    await take.getByRole('button', { name: 'Simulate card' }).first().click();
+    await page.getByRole('menuitem', { name: /^Approved \(Visa/ }).click();
+    await visible(take.getByText('Payment approved'));
+    await take.getByRole('button', { name: texts.close }).click();
+    await take.waitFor({ state: 'hidden' });
+
+    // Subscribed by the card on file: the first invoice is charged to it at once.
+    await page.getByRole('main').getByRole('button', { name: texts.subscribe }).click();
+    const subscribe = dialogTitled(page, texts.subscribe);
+    await pick(page, subscribe, texts.customer, 'Ada', 'Ada Lovelace');
+    await pick(page, subscribe, texts.plan, 'Gold', 'Gold');
+    await subscribe.getByRole('radio', { name: 'Card on file' }).check();
+    await expect
+      .poll(() => subscribe.getByRole('combobox', { name: 'Saved card' }).textContent(), eventually)
+      .toMatch(/^Visa •••• 4242 · 12\/\d\d$/);
+    await checkScreen(page);
+    await subscribe.getByRole('button', { name: texts.subscribeSubmit, exact: true }).click();
+    await subscribe.waitFor({ state: 'hidden' });
+    await page.getByRole('row').filter({ hasText: 'Ada Lovelace' }).click();
+    const drawer = page.getByTestId('subscription-drawer');
+    await expect.poll(() => invoiceStatus(drawer), eventually).toBe(texts.paid);
+    await page.keyboard.press('Escape');
+
+    // The balance holds both (read again on the next page), and the customer's page shows the card.
+    await open(page, suite.portal, `/customers/all/${customer.id}`);
+    const both = await money(page, 500 + 1250, texts.locale);
+    await expect.poll(() => balanceText(page), eventually).toContain(both);
+    await page.getByRole('button', { name: texts.customerSection, exact: true }).click();
+    const section = dialogTitled(page, `${texts.customerSection} · ${customer.email}`);
+    await visible(section.getByText(/^Visa •••• 4242/));
+    await checkScreen(page);
+    // Removed (recorded): the card is charged no more and leaves the list.
+    await section.getByRole('button', { name: 'Remove card' }).click();
+    await visible(section.getByText('No saved cards'));
+    await context.close();
+  }, 150_000);
+
+  it('offers "save the card" once a customer is chosen, and an honest hint when subscribing by card without one, with no sideways scroll (Arabic, 390 px)', async () => {
+    const texts = languages.Arabic;
+    const { company } = await companyWithCustomer(suite.portal);
+    const till = await suite.portal.api<{ id: string; deviceId: string }>('POST', '/terminals', {
+      token: company.token,
+      body: { name: 'Till', deviceId: `TILL-${company.companySymbol}` },
+    });
+    await suite.portal.api('POST', '/plans', {
+      token: company.token,
+      body: { name: 'Gold', amountCents: 1250, interval: 'month' },
+    });
+    const { context, page } = await freshPage(suite.browser, phone);
+    await seedStorage(page, suite.portal, {
+      [tokenKey]: company.token,
+      locale: texts.locale,
+      activeTerminalId: till.deviceId,
+    });
+    await open(page, suite.portal, '/subscriptions/all');
+    await waitForPath(page, '/subscriptions/all');
+    await page.getByRole('main').getByRole('button', { name: texts.subscribe }).click();
+    const subscribe = dialogTitled(page, texts.subscribe);
+    await pick(page, subscribe, texts.customer, 'Ada', 'Ada Lovelace');
+    await pick(page, subscribe, texts.plan, 'Gold', 'Gold');
+    await subscribe.getByRole('radio', { name: 'بطاقة محفوظة' }).check();
+    await visible(subscribe.getByText('لا توجد بطاقة محفوظة لهذا العميل بعد', { exact: false }));
+    await checkScreen(page);
+    await page.keyboard.press('Escape');
+    await subscribe.waitFor({ state: 'hidden' });
+
+    await open(page, suite.portal, '/pendingpayments/all');
+    await page.getByRole('main').getByRole('button', { name: 'تحصيل دفعة' }).first().click();
+    const take = dialogTitled(page, 'تحصيل دفعة');
+    const saveCard = take.getByLabel('حفظ البطاقة للمدفوعات القادمة (وافق العميل)');
+    await visible(take.getByLabel('المبلغ (CAD)'));
+    expect(await saveCard.count()).toBe(0);
+    await pick(page, take, texts.customer, 'Ada', 'Ada Lovelace');
+    await visible(saveCard);
+    await checkScreen(page);
+    await context.close();
+  }, 90_000);
+
   for (const [language, viewport] of [
     ['English', phone],
     ['Arabic', desktop],

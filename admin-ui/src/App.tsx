@@ -39,6 +39,9 @@ const TransactionList = lazy(() => import('./transactions/TransactionList'));
 const PendingPaymentList = lazy(() => import('./pendingPayments/PendingPaymentList'));
 const EtransferList = lazy(() => import('./etransfers/EtransferList'));
 const SubscriptionList = lazy(() => import('./subscriptions/SubscriptionList'));
+const AuditList = lazy(() => import('./audit/AuditList'));
+const CapTablePage = lazy(() => import('./capTable/CapTablePage'));
+const DocumentsScreen = lazy(() => import('./documents/DocumentsScreen'));
 
 /** Lists whose features come later: an honest empty state at `/<list>/:view` until then. */
 const laterLists = ['nftorders'] as const;
@@ -57,19 +60,21 @@ const guardedScreens: { path: string; item: string; screen: ReactElement }[] = [
   { path: '/profile', item: 'profile', screen: <ProfilePage /> },
   { path: '/pages/profile', item: 'my-profile', screen: <AccountPage /> },
   { path: '/dashboard', item: 'dashboard', screen: <NotBuiltYet empty="app.empty.dashboard" /> },
-  { path: '/documents', item: 'documents', screen: <NotBuiltYet empty="app.empty.documents" /> },
+  { path: '/documents', item: 'documents', screen: <DocumentsScreen /> },
   { path: '/customers/:view', item: 'customers', screen: <CustomerList /> },
   { path: '/customers/:view/:id', item: 'customers', screen: <CustomerPage /> },
   { path: '/transactions/:view', item: 'transactions', screen: <TransactionList /> },
   { path: '/pendingpayments/:view', item: 'pendingpayments', screen: <PendingPaymentList /> },
   { path: '/etransfers/:view', item: 'etransfers', screen: <EtransferList /> },
   { path: '/subscriptions/:view', item: 'subscriptions', screen: <SubscriptionList /> },
+  { path: '/audit', item: 'audit', screen: <AuditList /> },
   ...laterLists.map((list) => ({
     path: `/${list}/:view`,
     item: list,
     screen: <NotBuiltYet empty={`app.empty.${list}`} />,
   })),
   { path: '/fundingrounds', item: 'rounds', screen: <NotBuiltYet empty="app.empty.rounds" /> },
+  { path: '/captable', item: 'captable', screen: <CapTablePage /> },
   {
     path: '/fundingrounds/round/:productId/:productHandle?',
     item: 'rounds',

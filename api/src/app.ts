@@ -1,14 +1,21 @@
 import type { Hono } from 'hono';
+import { auditRoutes } from './audit/api';
 import { authRoutes, companyUserRoutes } from './auth';
 import { balanceRoutes } from './balance';
+import { capTableRoutes } from './capTable/api';
+import { changeRoutes } from './changes/api';
 import { companyRoutes } from './companies';
 import { customerRoutes, customerUploadPaths, legacyContactRoutes } from './customers';
+import { documentRoutes, documentUploadPaths } from './documents/api';
+import { signingRoutes } from './documents/signingPage';
 import { etransferRoutes, legacyEtransferRoutes } from './etransfers/api';
 import { etransferSimulatorRoutes } from './etransfers/simulator/simulatorApi';
 import { etransferWebhookRoutes } from './etransfers/webhookApi';
 import { healthRoutes } from './health';
 import { type AppDependencies, type AppEnv, buildApp, type Feature } from './http';
+import { serveOpenApi } from './http/openapi';
 import { operatorRoutes } from './operator';
+import { paymentMethodRoutes } from './paymentMethods/api';
 import { paymentRoutes } from './payments';
 import { paymentListRoutes } from './payments/paymentListApi';
 import { terminalSimulatorRoutes } from './payments/simulator/simulatorApi';
@@ -32,6 +39,7 @@ export const features: readonly Feature[] = [
   terminalWebhookRoutes,
   paymentRoutes,
   paymentListRoutes,
+  paymentMethodRoutes,
   transactionRoutes,
   legacyTransactionRoutes,
   balanceRoutes,
@@ -41,10 +49,21 @@ export const features: readonly Feature[] = [
   legacyEtransferRoutes,
   subscriptionRoutes,
   legacySubscriptionRoutes,
+  auditRoutes,
+  changeRoutes,
+  capTableRoutes,
+  documentRoutes,
 ];
 
 /** With `ui`, the built admin UI answers every GET outside `/api`; without, `/` says hello. */
 export function createApp(deps: AppDependencies, ui?: UiOptions): Hono<AppEnv> {
-  const app = buildApp(deps, features, { largeBodyPaths: customerUploadPaths });
+  const app = serveOpenApi(
+    buildApp(deps, features, {
+      largeBodyPaths: customerUploadPaths,
+      streamedBodyPaths: documentUploadPaths,
+    }),
+  );
+  // Public, outside `/api`: the signer has no account; before the UI, which answers other GETs.
+  app.route('/', signingRoutes());
   return ui ? app.use(serveUi(ui)) : app.get('/', welcome);
 }

@@ -41,6 +41,7 @@ const environmentSchema = z.object({
   TOKEN_LIFETIME_SECONDS: z.coerce.number().int().min(60).max(604_800).default(43_200),
   READ_YOUR_WRITES_TIMEOUT_MS: z.coerce.number().int().min(0).max(30_000).default(2_000),
   PAYMENT_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(86_400).default(300),
+  CHANGES_MAX_STREAMS: z.coerce.number().int().min(0).max(100_000).default(5_000),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   PROJECTORS: z.enum(['in-process', 'external']).default('in-process'),
   OPERATOR_EMAIL: z.string().email().optional(),
@@ -89,6 +90,8 @@ export interface Config {
   readYourWritesTimeoutMs: number;
   /** How long a payment waits on its terminal for a card before it expires. */
   paymentTimeoutSeconds: number;
+  /** Live update streams (`GET /api/changes`) one API process holds at once; past it, 503. */
+  changesMaxStreams: number;
   logLevel: Environment['LOG_LEVEL'];
   /** 'external': `npm run projections` runs them; the API only waits for their checkpoints. */
   projectors: Environment['PROJECTORS'];
@@ -165,6 +168,7 @@ export async function loadConfig(
     tokenLifetimeSeconds: e.TOKEN_LIFETIME_SECONDS,
     readYourWritesTimeoutMs: e.READ_YOUR_WRITES_TIMEOUT_MS,
     paymentTimeoutSeconds: e.PAYMENT_TIMEOUT_SECONDS,
+    changesMaxStreams: e.CHANGES_MAX_STREAMS,
     logLevel: e.LOG_LEVEL,
     projectors: e.PROJECTORS,
     operator:

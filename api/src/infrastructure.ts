@@ -7,6 +7,7 @@ import {
 } from '@issuer/eventstore';
 import {
   accountProjections,
+  auditProjection,
   customerProjections,
   migrateProjections,
   moneyProjections,
@@ -17,8 +18,11 @@ import pino, { type Logger } from 'pino';
 import { migrateAuth } from './auth/loginThrottle';
 import { type Config, ConfigError, loadConfig } from './config';
 import { migrateCustomers } from './customers';
+import { documentsProjection } from './documents/documentsProjection';
+import { migrateDocumentStorage } from './documents/storage';
 import { migrateEtransferSimulator } from './etransfers/simulator/etransferSimulator';
 import { migrateHttp } from './http';
+import { paymentMethodsProjection } from './paymentMethods/paymentMethodsProjection';
 import { paymentTimersProjection } from './payments/scheduler/paymentTimersProjection';
 import { migrateTerminalSimulator } from './payments/simulator/simulatorTables';
 import { migrateBillingCollector } from './subscriptions/billingCollector';
@@ -31,7 +35,10 @@ export const allProjections: readonly Projection[] = [
   ...customerProjections,
   ...moneyProjections,
   paymentTimersProjection,
+  paymentMethodsProjection,
   billingProjection,
+  auditProjection,
+  documentsProjection,
 ];
 
 export interface Infrastructure {
@@ -72,6 +79,7 @@ export async function openInfrastructure(config: Config, logger: Logger): Promis
     await migrateEtransferSimulator(pool);
     await migrateWalletRecorder(pool);
     await migrateBillingCollector(pool);
+    await migrateDocumentStorage(pool);
     await migrateProjections(pool, allProjections);
   } catch (error) {
     await pool.end();

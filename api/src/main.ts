@@ -10,6 +10,8 @@ import {
 } from '@issuer/projections';
 import pg from 'pg';
 import { createApp } from './app';
+import { ChangeFeed } from './changes/changeFeed';
+import { createSignatureScheduler } from './documents/signatureScheduler';
 import { createEtransferScheduler } from './etransfers/etransferScheduler';
 import type { EtransferProvider } from './etransfers/provider';
 import { createEtransferProviderClient } from './etransfers/simulator/etransferProviderClient';
@@ -61,6 +63,12 @@ async function main() {
   const infrastructure = await openInfrastructure(config, logger);
   const readSide = await startReadSide(infrastructure);
   const tokenStanding = await TokenStandingCache.start({ pool: infrastructure.pool, logger });
+  const changes = await ChangeFeed.start({
+    pool: infrastructure.pool,
+    logger,
+    readModels: readSide.waiter,
+    maxStreams: config.changesMaxStreams,
+  });
   const publishing =
     config.projectors === 'external' ? undefined : await startPublishing(infrastructure);
   const clock = () => new Date();
@@ -71,6 +79,7 @@ async function main() {
     pool: infrastructure.pool,
     readModels: readSide.waiter,
     tokenStanding,
+    changes,
     projectionStatus: publishing?.withStatus(readSide.status) ?? readSide.status,
     logger,
     clock,
@@ -104,6 +113,8 @@ async function main() {
   billingScheduler?.start();
   const billingCollector = createBillingCollector(deps);
   billingCollector.start();
+  const signatureScheduler = createSignatureScheduler(deps);
+  signatureScheduler.start();
 
   const stop = async (signal: NodeJS.Signals) => {
     logger.info({ signal }, 'shutting down');
@@ -114,12 +125,14 @@ async function main() {
       await etransferScheduler.stop();
       await billingScheduler?.stop();
       await billingCollector.stop();
+      await signatureScheduler.stop();
       await gateway.simulator?.stop();
       await etransfers.simulator?.stop();
       await closeServer(server);
       await publishing?.stop();
       await readSide.stop();
       await tokenStanding.close();
+      await changes.close();
       await infrastructure.close();
       process.exit(0);
     } catch (error) {

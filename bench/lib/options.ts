@@ -9,6 +9,9 @@ export const sectionNames = [
   'customers',
   'payments',
   'billing',
+  'audit',
+  'cluster',
+  'captable',
 ] as const;
 export type SectionName = (typeof sectionNames)[number];
 
@@ -37,13 +40,15 @@ export interface BenchOptions {
   transactions: number;
   /** Subscriptions due at once in the billing section. */
   subscriptions: number;
+  /** Holders in the cap table of the captable section. */
+  holders: number;
 }
 
 const usage = `usage: npm run bench -- [${sectionNames.join('|')} ...] [--events N] [--http-seconds S]
                        [--append-seconds S] [--lag-samples N] [--out FILE]
                        [--synchronous-commit on|off] [--load append|bulk] [--lighthouse-runs N]
                        [--kafka-events N] [--customers N] [--transactions N]
-                       [--subscriptions N]
+                       [--subscriptions N] [--holders N]
   no section: run all of them`;
 
 function positiveInt(flag: string, raw: string | undefined, max: number): number {
@@ -68,6 +73,7 @@ export function parseOptions(argv: readonly string[]): BenchOptions {
     customers: 1_000_000,
     transactions: 1_000_000,
     subscriptions: 100_000,
+    holders: 100_000,
   };
   for (let i = 0; i < argv.length; i += 1) {
     const arg = argv[i] ?? '';
@@ -84,6 +90,7 @@ export function parseOptions(argv: readonly string[]): BenchOptions {
     else if (arg === '--customers') options.customers = positiveInt(arg, next(), 10_000_000);
     else if (arg === '--transactions') options.transactions = positiveInt(arg, next(), 10_000_000);
     else if (arg === '--subscriptions') options.subscriptions = positiveInt(arg, next(), 1_000_000);
+    else if (arg === '--holders') options.holders = positiveInt(arg, next(), 10_000_000);
     else if (arg === '--out') options.out = next() ?? options.out;
     else if (arg === '--synchronous-commit') {
       const value = next();

@@ -9,6 +9,7 @@ import {
   migrateEtransferSimulator,
 } from '../../api/src/etransfers/simulator/etransferSimulator';
 import { allProjections } from '../../api/src/infrastructure';
+import { recordingGateway } from '../../api/src/payments/testing/recordingGateway';
 import {
   createBillingCollector,
   migrateBillingCollector,
@@ -56,7 +57,7 @@ export async function benchBilling(options: BenchOptions): Promise<Figure[]> {
     try {
       const companyId = `bench-${randomUUID()}`;
       const customers = await seedCustomers(store, companyId, now);
-      const deps = { store, clock };
+      const deps = { store, clock, pool };
       const actor = { companyId, actorId: 'bench' };
       const { planId } = await createPlan(deps, {
         ...actor,
@@ -100,8 +101,10 @@ export async function benchBilling(options: BenchOptions): Promise<Figure[]> {
         deliver: async () => 200,
         logger,
       });
+      const paymentGateway = recordingGateway();
       const collector = createBillingCollector(
-        { store, pool, clock, logger, etransferProvider: simulator },
+        // Collected by e-transfer only: the card gateway is never asked here.
+        { store, pool, clock, logger, etransferProvider: simulator, config: {}, paymentGateway },
         { batchSize: 2_000, concurrency: 16 },
       );
       const collectStarted = Date.now();

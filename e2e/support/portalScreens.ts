@@ -19,8 +19,11 @@ export const issuerScreens = (customerId: string) => [
   '/etransfers/unmatched',
   '/nftorders/all',
   '/subscriptions/all',
+  '/subscriptions/invoices',
+  '/audit',
   '/fundingrounds',
   '/fundingrounds/round/1/first-round',
+  '/captable',
 ];
 
 export const guestScreens = ['/login', '/register', '/errors/error-404', '/errors/error-500'];

@@ -12,6 +12,8 @@ export const streamCategories = {
   customerEmailReservation: 'CustomerEmail',
   /** One stream per card payment: its refunds are appended here, guarded by its revision. */
   payment: 'Payment',
+  /** One stream per saved card (a reusable processor token, never a card number). */
+  paymentMethod: 'PaymentMethod',
   /** One stream per e-transfer: a money request, an incoming autodeposit or a payout. */
   etransfer: 'ETransfer',
   /** `CompanyWallet-<companyId>`: every credit and debit; a payout appends with its revision. */
@@ -22,6 +24,12 @@ export const streamCategories = {
   subscription: 'Subscription',
   /** `BillingSettings-<companyId>`: the retry schedule and what follows the last failure. */
   billingSettings: 'BillingSettings',
+  /** `CapTable-<companyId>`: share classes, issuances and transfers (every cap-table rule). */
+  capTable: 'CapTable',
+  /** One stream per document: its versions and its removal. */
+  document: 'Document',
+  /** One stream per signature request (an envelope of documents sent to one customer). */
+  signatureRequest: 'SignatureRequest',
 } as const;
 
 export type StreamCategory = (typeof streamCategories)[keyof typeof streamCategories];

@@ -1,5 +1,9 @@
 export { EventStoreDbEventStore } from './eventstoredb/eventStoreDbEventStore';
-export { type EmbeddedPostgresServer, startEmbeddedPostgres } from './postgres/embeddedPostgres';
+export {
+  type EmbeddedPostgresServer,
+  runningPostmaster,
+  startEmbeddedPostgres,
+} from './postgres/embeddedPostgres';
 export {
   DuplicateEventIdError,
   PostgresEventStore,

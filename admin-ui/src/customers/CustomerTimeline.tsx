@@ -97,7 +97,10 @@ export function CustomerTimeline({ entries, upTo }: { entries: HistoryEntry[]; u
         ) : (
           <List dense aria-labelledby="timeline-title">
             {entries.map((entry) => (
-              <Entry key={entry.version} entry={entry} />
+              <Entry
+                key={`${entry.version}-${String(entry.details.movementId ?? '')}`}
+                entry={entry}
+              />
             ))}
           </List>
         )}

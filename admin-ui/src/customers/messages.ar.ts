@@ -175,5 +175,7 @@ export const customersArabic: CustomerMessages = {
     InvestorStatusChanged: 'تغيّرت حالة المستثمر',
     LeadStatusChanged: 'تغيّرت حالة العميل المحتمل',
     PushNotificationSent: 'أُرسل إشعار فوري',
+    SharesIssued: 'أُصدرت أسهم',
+    SharesTransferred: 'نُقلت أسهم',
   },
 };

@@ -171,6 +171,8 @@ export const customersEnglish = {
     InvestorStatusChanged: 'Investor status changed',
     LeadStatusChanged: 'Lead status changed',
     PushNotificationSent: 'Push notification sent',
+    SharesIssued: 'Shares issued',
+    SharesTransferred: 'Shares transferred',
   },
 };
 

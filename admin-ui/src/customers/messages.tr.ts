@@ -174,5 +174,7 @@ export const customersTurkish: CustomerMessages = {
     InvestorStatusChanged: 'Yatırımcı durumu değişti',
     LeadStatusChanged: 'Potansiyel durumu değişti',
     PushNotificationSent: 'Anlık bildirim gönderildi',
+    SharesIssued: 'Hisse ihraç edildi',
+    SharesTransferred: 'Hisse devredildi',
   },
 };

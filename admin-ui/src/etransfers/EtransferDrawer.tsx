@@ -1,4 +1,5 @@
 import Close from '@mui/icons-material/Close';
+import ReceiptLong from '@mui/icons-material/ReceiptLong';
 import {
   Alert,
   Box,
@@ -13,7 +14,7 @@ import {
   Typography,
 } from '@mui/material';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { useLocaleState, useNotify, useRefresh, useTranslate } from 'react-admin';
 import { Detail } from '../lists/Detail';
 import { useCanTakePayments } from '../payments/access';
@@ -27,6 +28,26 @@ import { MatchDialog } from './MatchDialog';
 import { changedEtransfer, useEtransferSandbox } from './useEtransferSandbox';
 
 const etransferKey = (id: string) => ['etransfers', 'getOne', id, 'detail'];
+
+const InvoiceDrawer = lazy(() =>
+  import('../subscriptions/InvoiceDrawer').then((module) => ({ default: module.InvoiceDrawer })),
+);
+
+/** The subscription invoice a billing request collects, opening its detail. */
+function InvoiceLink({ etransfer, onOpen }: { etransfer: Etransfer; onOpen: () => void }) {
+  return (
+    <Detail label="app.etransfers.collects_invoice">
+      <Button
+        size="small"
+        startIcon={<ReceiptLong />}
+        onClick={onOpen}
+        data-testid="etransfer-invoice-link"
+      >
+        <bdi style={{ fontFamily: 'monospace' }}>{etransfer.reference ?? ''}</bdi>
+      </Button>
+    </Detail>
+  );
+}
 
 /** Who an e-transfer is with, when, its message, reference and match. */
 export function EtransferDetails({ etransfer }: { etransfer: Etransfer }) {
@@ -219,15 +240,19 @@ function Actions({
 
 /**
  * One e-transfer's detail, as a drawer over the list: its amount and status, who it is with, its
- * message, reference and match, and what can be done with it now.
+ * message, reference and match, the invoice it collects, and what can be done with it now. From
+ * an invoice's own drawer, `onBack` returns to it instead of opening another.
  */
 export function EtransferDrawer({
   etransfer,
   onClose,
+  onBack,
 }: {
   etransfer: Etransfer;
   onClose: () => void;
+  onBack?: () => void;
 }) {
+  const [invoiceOpen, setInvoiceOpen] = useState(false);
   const translate = useTranslate();
   const refresh = useRefresh();
   const queryClient = useQueryClient();
@@ -248,6 +273,8 @@ export function EtransferDrawer({
       anchor="right"
       open
       onClose={onClose}
+      // Over the dialog it may open from (the customer page's): a drawer sits below modals.
+      sx={{ zIndex: 'modal' }}
       slotProps={{ paper: { sx: { width: { xs: '100vw', sm: 440 } } } }}
     >
       <Box
@@ -279,9 +306,24 @@ export function EtransferDrawer({
           </Alert>
         )}
         <Divider sx={{ my: 2 }} />
+        {shown.invoiceId && (
+          <InvoiceLink
+            etransfer={shown}
+            onOpen={() => (onBack ? onBack() : setInvoiceOpen(true))}
+          />
+        )}
         <EtransferDetails etransfer={shown} />
         {canAct && <Actions etransfer={shown} onChanged={changed} />}
       </Box>
+      {invoiceOpen && shown.invoiceId && (
+        <Suspense fallback={null}>
+          <InvoiceDrawer
+            invoice={{ id: shown.invoiceId }}
+            onClose={() => setInvoiceOpen(false)}
+            onBack={() => setInvoiceOpen(false)}
+          />
+        </Suspense>
+      )}
     </Drawer>
   );
 }

@@ -33,6 +33,8 @@ export interface Etransfer extends RaRecord {
   matchedByUser: string | null;
   matchReason: string | null;
   failureReason: string | null;
+  /** The subscription invoice a billing request collects. */
+  invoiceId?: string | null;
   createdAt: string;
   expiresAt: string | null;
   completedAt: string | null;

@@ -106,4 +106,5 @@ export const etransfersArabic: typeof etransfersEnglish = {
   customer_empty: 'لا توجد تحويلات إلكترونية مع هذا العميل بعد',
   open_in_list: 'فتح في التحويلات الإلكترونية',
   see_all: 'عرض الكل',
+  collects_invoice: 'يحصّل الفاتورة',
 };

@@ -105,4 +105,5 @@ export const etransfersEnglish = {
   customer_empty: 'No e-transfers with this customer yet',
   open_in_list: 'Open in E-Transfers',
   see_all: 'See all',
+  collects_invoice: 'Collects invoice',
 };

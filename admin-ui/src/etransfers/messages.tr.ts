@@ -109,4 +109,5 @@ export const etransfersTurkish: typeof etransfersEnglish = {
   customer_empty: 'Bu müşteriyle henüz e-transfer yok',
   open_in_list: 'E-Transferler’de aç',
   see_all: 'Tümünü gör',
+  collects_invoice: 'Tahsil ettiği fatura',
 };

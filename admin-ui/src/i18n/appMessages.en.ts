@@ -1,6 +1,10 @@
+import { auditEnglish } from '../audit/messages.en';
+import { capTableEnglish } from '../capTable/messages.en';
 import { companyDecisionsEnglish } from '../companies/messages.en';
 import { customersEnglish } from '../customers/messages.en';
+import { documentsEnglish } from '../documents/messages.en';
 import { etransfersEnglish } from '../etransfers/messages.en';
+import { cardsEnglish } from '../paymentMethods/messages.en';
 import {
   paymentsEnglish,
   pendingPaymentsEnglish,
@@ -61,6 +65,8 @@ export const appEnglish = {
     user_data_saved: 'User data saved with api',
   },
   nav: {
+    audit_group: 'Compliance',
+    audit: 'Audit log',
     navigation: 'Navigation',
     company_profile: 'Company Profile',
     profile: 'Profile',
@@ -78,6 +84,7 @@ export const appEnglish = {
     subscriptions: 'Subscriptions',
     rounds_group: 'Funding Rounds',
     rounds: 'Funding Rounds',
+    captable: 'Cap table',
     platform: 'Platform',
     companies: 'Companies',
     account_management: 'Account Management',
@@ -234,6 +241,10 @@ export const appEnglish = {
   pendingpayments: pendingPaymentsEnglish,
   etransfers: etransfersEnglish,
   subscriptions: subscriptionsEnglish,
+  audit: auditEnglish,
+  cards: cardsEnglish,
+  captable: capTableEnglish,
+  documents: documentsEnglish,
 };
 
 export type AppMessages = typeof appEnglish;

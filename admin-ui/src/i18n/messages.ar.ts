@@ -1,7 +1,11 @@
 import type { TranslationMessages } from 'react-admin';
+import { auditArabic } from '../audit/messages.ar';
+import { capTableArabic } from '../capTable/messages.ar';
 import { companyDecisionsArabic } from '../companies/messages.ar';
 import { customersArabic } from '../customers/messages.ar';
+import { documentsArabic } from '../documents/messages.ar';
 import { etransfersArabic } from '../etransfers/messages.ar';
+import { cardsArabic } from '../paymentMethods/messages.ar';
 import { paymentsArabic, pendingPaymentsArabic, transactionsArabic } from '../payments/messages.ar';
 import { subscriptionsArabic } from '../subscriptions/messages.ar';
 import type { AppMessages } from './appMessages.en';
@@ -56,6 +60,8 @@ const app: AppMessages = {
     user_data_saved: 'تم حفظ بيانات المستخدم عبر الواجهة البرمجية',
   },
   nav: {
+    audit_group: 'الامتثال',
+    audit: 'سجل التدقيق',
     navigation: 'التنقل',
     company_profile: 'ملف الشركة',
     profile: 'الملف',
@@ -73,6 +79,7 @@ const app: AppMessages = {
     subscriptions: 'الاشتراكات',
     rounds_group: 'جولات التمويل',
     rounds: 'جولات التمويل',
+    captable: 'جدول الملكية',
     platform: 'المنصة',
     companies: 'الشركات',
     account_management: 'إدارة الحساب',
@@ -228,6 +235,10 @@ const app: AppMessages = {
   pendingpayments: pendingPaymentsArabic,
   etransfers: etransfersArabic,
   subscriptions: subscriptionsArabic,
+  audit: auditArabic,
+  cards: cardsArabic,
+  captable: capTableArabic,
+  documents: documentsArabic,
 };
 
 const arabicMessages: TranslationMessages = {

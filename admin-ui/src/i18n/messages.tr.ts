@@ -1,7 +1,11 @@
 import type { TranslationMessages } from 'react-admin';
+import { auditTurkish } from '../audit/messages.tr';
+import { capTableTurkish } from '../capTable/messages.tr';
 import { companyDecisionsTurkish } from '../companies/messages.tr';
 import { customersTurkish } from '../customers/messages.tr';
+import { documentsTurkish } from '../documents/messages.tr';
 import { etransfersTurkish } from '../etransfers/messages.tr';
+import { cardsTurkish } from '../paymentMethods/messages.tr';
 import {
   paymentsTurkish,
   pendingPaymentsTurkish,
@@ -62,6 +66,8 @@ const app: AppMessages = {
     user_data_saved: 'Kullanıcı verileri API ile kaydedildi',
   },
   nav: {
+    audit_group: 'Uyum',
+    audit: 'Denetim kaydı',
     navigation: 'Gezinme',
     company_profile: 'Şirket Profili',
     profile: 'Profil',
@@ -79,6 +85,7 @@ const app: AppMessages = {
     subscriptions: 'Abonelikler',
     rounds_group: 'Fonlama Turları',
     rounds: 'Fonlama Turları',
+    captable: 'Hisse tablosu',
     platform: 'Platform',
     companies: 'Şirketler',
     account_management: 'Hesap Yönetimi',
@@ -235,6 +242,10 @@ const app: AppMessages = {
   pendingpayments: pendingPaymentsTurkish,
   etransfers: etransfersTurkish,
   subscriptions: subscriptionsTurkish,
+  audit: auditTurkish,
+  cards: cardsTurkish,
+  captable: capTableTurkish,
+  documents: documentsTurkish,
 };
 
 const turkishMessages: TranslationMessages = {

@@ -1,6 +1,7 @@
 import { Box } from '@mui/material';
 import { type ReactNode, Suspense } from 'react';
 import { Loading } from 'react-admin';
+import { LiveUpdates } from '../live/LiveUpdates';
 import { layoutWidths } from '../theme/settings';
 import { useSettings } from '../theme/settingsStore';
 import { PortalSidebar } from './PortalSidebar';
@@ -30,6 +31,7 @@ export function PortalLayout({ children }: { children: ReactNode }) {
           boxShadow: mode === 'boxed' ? 3 : 0,
         }}
       >
+        <LiveUpdates />
         <PortalSidebar />
         <Box sx={{ flex: 1, minWidth: 0, display: 'flex', flexDirection: 'column' }}>
           <PortalToolbar />

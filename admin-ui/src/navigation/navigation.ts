@@ -8,9 +8,11 @@ import Description from '@mui/icons-material/Description';
 import Logout from '@mui/icons-material/Logout';
 import PendingActions from '@mui/icons-material/PendingActions';
 import People from '@mui/icons-material/People';
+import Policy from '@mui/icons-material/Policy';
 import ReceiptLong from '@mui/icons-material/ReceiptLong';
 import Rocket from '@mui/icons-material/RocketLaunch';
 import Subscriptions from '@mui/icons-material/Subscriptions';
+import TableChart from '@mui/icons-material/TableChart';
 import Token from '@mui/icons-material/Token';
 import type { SessionUser } from '../session/sessionUser';
 import { authRoles, satisfiesAuth } from './roles';
@@ -139,6 +141,19 @@ export const navigation: NavigationGroup[] = [
     ],
   },
   {
+    id: 'audit-group',
+    title: 'app.nav.audit_group',
+    children: [
+      {
+        id: 'audit',
+        title: 'app.nav.audit',
+        url: '/audit',
+        icon: Policy,
+        auth: authRoles.auditReaders,
+      },
+    ],
+  },
+  {
     id: 'rounds-group',
     title: 'app.nav.rounds_group',
     children: [
@@ -148,6 +163,14 @@ export const navigation: NavigationGroup[] = [
         url: '/fundingrounds',
         icon: Rocket,
         auth: companyStaff,
+        gate: 'issuer',
+      },
+      {
+        id: 'captable',
+        title: 'app.nav.captable',
+        url: '/captable',
+        icon: TableChart,
+        auth: authRoles.customerReaders,
         gate: 'issuer',
       },
     ],

@@ -7,6 +7,8 @@ export const authRoles = {
   operator: ['operator'],
   /** A company's reviewer: reads customers and their histories, changes nothing. */
   customerReaders: ['admin', 'staff', 'user', 'compliance'],
+  /** Who reads the company's audit log. */
+  auditReaders: ['admin', 'compliance'],
   signedIn: ['admin', 'staff', 'user', 'operator', 'compliance'],
 } as const satisfies Record<string, readonly string[]>;
 

@@ -24,6 +24,7 @@ import {
 import { useFormState, useWatch } from 'react-hook-form';
 import { formErrorsOrToast } from '../auth/submitErrors';
 import { customerChoiceText } from '../lists/customerFilter';
+import { SaveCardInput } from '../paymentMethods/SaveCardInput';
 import { isolatedCents, maxAmountCents, minAmountCents, parseCents } from './money';
 import { PaymentProgress } from './PaymentProgress';
 import { type Payment, requestPayment } from './paymentApi';
@@ -148,6 +149,7 @@ function PaymentForm({
           amountCents,
           ...(values.customerId ? { customerId: String(values.customerId) } : {}),
           ...(description ? { description } : {}),
+          ...(values.customerId && values.saveCard === true ? { saveCard: true } : {}),
         },
         idempotencyKey,
       );
@@ -186,6 +188,7 @@ function PaymentForm({
             helperText={false}
           />
         </ReferenceInput>
+        <SaveCardInput />
         <TextInput
           source="description"
           label={field('description')}

@@ -95,6 +95,8 @@ export interface NewPayment {
   amountCents: number;
   customerId?: string;
   description?: string;
+  /** The customer agreed to have the card saved for later charges. */
+  saveCard?: boolean;
 }
 
 const paymentPath = (id: string) => `/payments/${encodeURIComponent(id)}`;

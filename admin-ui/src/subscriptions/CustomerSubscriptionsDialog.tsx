@@ -18,6 +18,7 @@ import type { Theme } from '@mui/material/styles';
 import { lazy, Suspense, useState } from 'react';
 import { useGetList, useTranslate } from 'react-admin';
 import { Link } from 'react-router-dom';
+import { SavedCards } from '../paymentMethods/SavedCards';
 import { Money } from '../payments/Money';
 import { Interval, SubscriptionStatusChip } from './StatusChip';
 import { SubscriptionButtons } from './SubscriptionButtons';
@@ -118,7 +119,7 @@ export function CustomerSubscriptionsDialog({
             <SubscriptionItems subscriptions={list.data} onOpen={setOpened} />
           </>
         )}
-        {invoices.data && invoices.data.length > 0 && (
+        {invoices.data && (list.data?.length ?? 0) > 0 && (
           <>
             <Typography variant="subtitle1" component="h3" sx={{ mt: 2 }}>
               {translate('app.subscriptions.invoices')}
@@ -126,6 +127,7 @@ export function CustomerSubscriptionsDialog({
             <InvoiceList invoices={invoices.data} />
           </>
         )}
+        <SavedCards customerId={customer.id} />
       </DialogContent>
       <DialogActions sx={{ flexWrap: 'wrap', gap: 1 }}>
         <SubscriptionButtons customerId={customer.id} labelled plans={false} />
@@ -135,6 +137,13 @@ export function CustomerSubscriptionsDialog({
           onClick={onClose}
         >
           {translate('app.subscriptions.see_all')}
+        </Button>
+        <Button
+          component={Link}
+          to={`/subscriptions/invoices?filter=${encodeURIComponent(JSON.stringify(filter))}`}
+          onClick={onClose}
+        >
+          {translate('app.subscriptions.see_invoices')}
         </Button>
         <Button onClick={onClose}>{translate('app.subscriptions.close')}</Button>
       </DialogActions>

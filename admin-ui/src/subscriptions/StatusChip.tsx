@@ -22,6 +22,8 @@ export function InvoiceStatusChip({ status }: { status: InvoiceStatus }) {
       size="small"
       variant="outlined"
       color={statusColors[status] ?? 'default'}
+      // The border carries the colour; the text keeps the body's contrast (WCAG AA).
+      sx={{ color: 'text.primary' }}
       label={translate(`app.subscriptions.invoice_status.${status}`, { _: status })}
       data-testid="invoice-status"
     />

@@ -1,4 +1,4 @@
-import { Button, DialogContent, Typography } from '@mui/material';
+import { Button, DialogContent } from '@mui/material';
 import { useState } from 'react';
 import {
   AutocompleteInput,
@@ -18,6 +18,7 @@ import {
   required,
   trimmed,
 } from '../etransfers/formParts';
+import { CollectionMethodInput } from '../paymentMethods/CardOnFileInput';
 import { type Plan, type Subscription, subscribe } from './subscriptionApi';
 import { startInstant } from './subscriptionLogic';
 
@@ -37,7 +38,7 @@ const planText = (plan: Plan) => plan.name;
 
 /**
  * Subscribe a customer to an active plan from a start date (today when empty); each invoice is
- * collected with an e-transfer request, the default collection method.
+ * collected with an e-transfer request (the default) or by charging the customer's card on file.
  */
 export function SubscribeDialog({
   customerId,
@@ -62,6 +63,14 @@ export function SubscribeDialog({
           customerId: String(values.customerId),
           planId: String(values.planId),
           ...(startAt ? { startAt } : {}),
+          ...(values.collectionMethod === 'card'
+            ? {
+                collectionMethod: 'card' as const,
+                ...(values.paymentMethodId
+                  ? { paymentMethodId: String(values.paymentMethodId) }
+                  : {}),
+              }
+            : {}),
         },
         idempotencyKey,
       );
@@ -76,7 +85,12 @@ export function SubscribeDialog({
   return (
     <FormDialog id="subscribe-title" title={translate(label('title'))} onClose={onClose}>
       <Form
-        record={{ customerId: customerId ?? null, planId: null, startOn: '' }}
+        record={{
+          customerId: customerId ?? null,
+          planId: null,
+          startOn: '',
+          collectionMethod: 'etransfer',
+        }}
         onSubmit={submit}
         noValidate
       >
@@ -105,9 +119,7 @@ export function SubscribeDialog({
             helperText={label('start_help')}
             slotProps={{ inputLabel: { shrink: true } }}
           />
-          <Typography variant="body2" color="text.secondary">
-            {translate(label('collection_help'))}
-          </Typography>
+          <CollectionMethodInput />
         </DialogContent>
         <Actions onClose={onClose}>
           <SubmitButton />

@@ -1,9 +1,11 @@
 import Add from '@mui/icons-material/Add';
+import Settings from '@mui/icons-material/Settings';
 import ViewList from '@mui/icons-material/ViewList';
 import { Button as LabelledButton } from '@mui/material';
 import { type ReactElement, useState } from 'react';
 import { Button, useRefresh, useTranslate } from 'react-admin';
 import { useCanTakePayments } from '../payments/access';
+import { BillingSettingsDialog } from './BillingSettingsDialog';
 import { PlansDialog } from './PlansDialog';
 import { SubscribeDialog } from './SubscribeDialog';
 
@@ -33,7 +35,10 @@ function OpenButton({
   );
 }
 
-/** Plans and Subscribe a customer; nothing for a reader (compliance) who may not bill. */
+/**
+ * Plans, Subscribe a customer and Billing settings (the list's toolbar only); nothing for a reader
+ * (compliance), whom the API refuses every change.
+ */
 export function SubscriptionButtons({
   customerId,
   labelled = false,
@@ -45,7 +50,7 @@ export function SubscriptionButtons({
 }) {
   const refresh = useRefresh();
   const canAct = useCanTakePayments();
-  const [open, setOpen] = useState<'plans' | 'subscribe'>();
+  const [open, setOpen] = useState<'plans' | 'subscribe' | 'settings'>();
   if (!canAct) return null;
   const close = () => setOpen(undefined);
   return (
@@ -64,7 +69,16 @@ export function SubscriptionButtons({
         labelled={labelled}
         onClick={() => setOpen('subscribe')}
       />
+      {plans && (
+        <OpenButton
+          label="app.subscriptions.settings.action"
+          icon={<Settings />}
+          labelled={labelled}
+          onClick={() => setOpen('settings')}
+        />
+      )}
       {open === 'plans' && <PlansDialog onClose={close} />}
+      {open === 'settings' && <BillingSettingsDialog onClose={close} />}
       {open === 'subscribe' && (
         <SubscribeDialog
           customerId={customerId}

@@ -12,16 +12,18 @@ import {
   IconButton,
   List,
   ListItem,
+  ListItemButton,
   ListItemText,
   Stack,
   Typography,
 } from '@mui/material';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useRef, useState } from 'react';
+import { lazy, Suspense, useRef, useState } from 'react';
 import { useNotify, useRefresh, useTranslate } from 'react-admin';
 import { Detail } from '../lists/Detail';
 import { useCanTakePayments } from '../payments/access';
 import { DateTime, Money } from '../payments/Money';
+import { ChangePlanDialog } from './ChangePlanDialog';
 import { Interval, InvoiceStatusChip, SubscriptionStatusChip } from './StatusChip';
 import {
   actOn,
@@ -31,6 +33,10 @@ import {
   type Subscription,
   type SubscriptionAction,
 } from './subscriptionApi';
+
+const InvoiceDrawer = lazy(() =>
+  import('./InvoiceDrawer').then((module) => ({ default: module.InvoiceDrawer })),
+);
 
 const subscriptionKey = (id: string) => ['subscriptions', 'getOne', id, 'detail'];
 const field = (name: string) => `app.subscriptions.fields.${name}`;
@@ -45,6 +51,7 @@ function Period({ start, end }: { start: string | null; end: string | null }) {
 }
 
 export function SubscriptionDetails({ subscription: s }: { subscription: Subscription }) {
+  const translate = useTranslate();
   return (
     <>
       <Detail label={field('customer')}>
@@ -71,9 +78,25 @@ export function SubscriptionDetails({ subscription: s }: { subscription: Subscri
           <DateTime iso={s.nextBillAt} />
         </Detail>
       )}
+      {s.pendingPlanChange && (
+        <Detail label={field('plan_change')}>
+          <span data-testid="pending-plan-change">
+            <bdi>{s.pendingPlanChange.planName}</bdi> ·{' '}
+            <Money cents={s.pendingPlanChange.amountCents} />
+            {s.nextBillAt && (
+              <>
+                {' · '}
+                {translate('app.subscriptions.change_plan.from')} <DateTime iso={s.nextBillAt} />
+              </>
+            )}
+          </span>
+        </Detail>
+      )}
       {s.cancelAt && !s.cancelledAt && (
         <Detail label={field('cancel_at')}>
-          <DateTime iso={s.cancelAt} />
+          <span data-testid="scheduled-cancel">
+            <DateTime iso={s.cancelAt} />
+          </span>
         </Detail>
       )}
       {s.cancelledAt && (
@@ -88,9 +111,28 @@ export function SubscriptionDetails({ subscription: s }: { subscription: Subscri
   );
 }
 
-/** The invoices, newest first: number, period, amount, status. */
-export function InvoiceList({ invoices }: { invoices: Invoice[] }) {
+/**
+ * The invoices, newest first: number, period, amount, status; each opens its detail (which links
+ * to its subscription, unless listed `inSubscription`, in the subscription's own drawer).
+ */
+export function InvoiceList({
+  invoices,
+  inSubscription = false,
+}: {
+  invoices: Invoice[];
+  inSubscription?: boolean;
+}) {
   const translate = useTranslate();
+  const [opened, setOpened] = useState<Invoice | null>(null);
+  const drawer = opened && (
+    <Suspense fallback={null}>
+      <InvoiceDrawer
+        invoice={opened}
+        onClose={() => setOpened(null)}
+        inSubscription={inSubscription}
+      />
+    </Suspense>
+  );
   if (invoices.length === 0) {
     return (
       <Typography variant="body2" color="text.secondary">
@@ -99,32 +141,41 @@ export function InvoiceList({ invoices }: { invoices: Invoice[] }) {
     );
   }
   return (
-    <List dense disablePadding data-testid="invoices">
-      {invoices.map((invoice) => (
-        <ListItem key={invoice.id} divider disableGutters data-testid="invoice">
-          <ListItemText
-            primary={
-              <Box
-                component="span"
-                sx={{ display: 'flex', gap: 1, flexWrap: 'wrap', alignItems: 'center' }}
-              >
-                <bdi style={{ fontFamily: 'monospace' }}>{invoice.number}</bdi>
-                <Box component="span" sx={{ fontWeight: 600 }}>
-                  <Money cents={invoice.amountCents} />
-                </Box>
-                <InvoiceStatusChip status={invoice.status} />
-              </Box>
-            }
-            secondary={<Period start={invoice.periodStart} end={invoice.periodEnd} />}
-            slotProps={{ secondary: { sx: { overflowWrap: 'anywhere' } } }}
-          />
-        </ListItem>
-      ))}
-    </List>
+    <>
+      <List dense disablePadding data-testid="invoices">
+        {invoices.map((invoice) => (
+          <ListItem key={invoice.id} disablePadding divider>
+            <ListItemButton
+              onClick={() => setOpened(invoice)}
+              sx={{ px: 0.5 }}
+              data-testid="invoice"
+            >
+              <ListItemText
+                primary={
+                  <Box
+                    component="span"
+                    sx={{ display: 'flex', gap: 1, flexWrap: 'wrap', alignItems: 'center' }}
+                  >
+                    <bdi style={{ fontFamily: 'monospace' }}>{invoice.number}</bdi>
+                    <Box component="span" sx={{ fontWeight: 600 }}>
+                      <Money cents={invoice.amountCents} />
+                    </Box>
+                    <InvoiceStatusChip status={invoice.status} />
+                  </Box>
+                }
+                secondary={<Period start={invoice.periodStart} end={invoice.periodEnd} />}
+                slotProps={{ secondary: { sx: { overflowWrap: 'anywhere' } } }}
+              />
+            </ListItemButton>
+          </ListItem>
+        ))}
+      </List>
+      {drawer}
+    </>
   );
 }
 
-type Asking = 'pause' | 'cancel' | null;
+type Asking = 'pause' | 'cancel' | 'change' | null;
 
 /** Pause, resume and cancel (now or at the end of the period), each after a confirmation. */
 function Actions({
@@ -178,6 +229,21 @@ function Actions({
         >
           {translate('app.subscriptions.actions.resume')}
         </Button>
+      )}
+      {allowed.changePlan && (
+        <Button variant="outlined" disabled={busy} onClick={() => setAsking('change')}>
+          {translate('app.subscriptions.change_plan.action')}
+        </Button>
+      )}
+      {asking === 'change' && (
+        <ChangePlanDialog
+          subscription={subscription}
+          onClose={close}
+          onDone={(changed) => {
+            onChanged(changed);
+            setAsking(null);
+          }}
+        />
       )}
       {allowed.cancel && (
         <Button
@@ -281,6 +347,8 @@ export function SubscriptionDrawer({
       anchor="right"
       open
       onClose={onClose}
+      // Over the dialog it may open from (the customer page's): a drawer sits below modals.
+      sx={{ zIndex: 'modal' }}
       slotProps={{ paper: { sx: { width: { xs: '100vw', sm: 440 } } } }}
     >
       <Box
@@ -320,7 +388,7 @@ export function SubscriptionDrawer({
         <Typography variant="subtitle1" component="h3">
           {translate('app.subscriptions.invoices')}
         </Typography>
-        {current.isPending ? null : <InvoiceList invoices={shown.invoices ?? []} />}
+        {current.isPending ? null : <InvoiceList invoices={shown.invoices ?? []} inSubscription />}
       </Box>
     </Drawer>
   );

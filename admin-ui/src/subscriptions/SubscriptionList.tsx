@@ -20,6 +20,7 @@ import { Navigate, useParams } from 'react-router-dom';
 import { customerFilter } from '../lists/customerFilter';
 import { ViewTabs } from '../lists/ViewTabs';
 import { DateTime, Money } from '../payments/Money';
+import { InvoicesView } from './InvoicesView';
 import { Interval, SubscriptionStatusChip } from './StatusChip';
 import { SubscriptionButtons } from './SubscriptionButtons';
 import {
@@ -34,6 +35,9 @@ const SubscriptionDrawer = lazy(() =>
 );
 
 const field = (name: string) => `app.subscriptions.fields.${name}`;
+
+/** The screen's tabs: the subscription views, then every invoice (`/subscriptions/invoices`). */
+const screenViews = [...subscriptionViews, 'invoices'] as const;
 
 function useFilters() {
   const translate = useTranslate();
@@ -108,6 +112,32 @@ function NoSubscriptions() {
   );
 }
 
+/** What is scheduled, as Stripe's list says it: "Cancels on …", "Changes to … on …". */
+function Scheduled({ subscription: s }: { subscription: Subscription }) {
+  const translate = useTranslate();
+  const cancels = s.cancelAt && !s.cancelledAt;
+  if (!cancels && !s.pendingPlanChange) return null;
+  return (
+    <Typography
+      variant="caption"
+      color="text.secondary"
+      component="span"
+      data-testid="subscription-scheduled"
+    >
+      {cancels ? (
+        <>
+          {translate('app.subscriptions.scheduled.cancels')} <DateTime iso={s.cancelAt} />
+        </>
+      ) : (
+        <>
+          {translate('app.subscriptions.scheduled.changes_to')}{' '}
+          <bdi>{s.pendingPlanChange?.planName}</bdi>
+        </>
+      )}
+    </Typography>
+  );
+}
+
 function SubscriptionRows({ onOpen }: { onOpen: (record: Subscription) => void }) {
   const small = useMediaQuery((theme: Theme) => theme.breakpoints.down('md'), { noSsr: true });
   const open = (_id: unknown, _resource: string, record: unknown) => {
@@ -126,6 +156,7 @@ function SubscriptionRows({ onOpen }: { onOpen: (record: Subscription) => void }
           >
             <bdi>{record.customerName ?? ''}</bdi>
             <SubscriptionStatusChip status={record.status} />
+            <Scheduled subscription={record} />
           </Box>
         )}
         secondaryText={(record) => (
@@ -162,7 +193,14 @@ function SubscriptionRows({ onOpen }: { onOpen: (record: Subscription) => void }
         source="status"
         label={field('status')}
         sortable={false}
-        render={(record: Subscription) => <SubscriptionStatusChip status={record.status} />}
+        render={(record: Subscription) => (
+          <Box
+            sx={{ display: 'flex', flexDirection: 'column', alignItems: 'flex-start', gap: 0.5 }}
+          >
+            <SubscriptionStatusChip status={record.status} />
+            <Scheduled subscription={record} />
+          </Box>
+        )}
       />
       <FunctionField
         source="amountCents"
@@ -194,17 +232,26 @@ function SubscriptionRows({ onOpen }: { onOpen: (record: Subscription) => void }
 
 /**
  * `/subscriptions/:view`: the company's subscriptions (all, trialing, active, past due, paused,
- * cancelled) with search, filters, sort, the exact count, plans, and a detail drawer.
+ * cancelled) with search, filters, sort, the exact count, plans, billing settings and a detail
+ * drawer; the last tab, `invoices`, lists the invoices.
  */
 export default function SubscriptionList() {
   const { view } = useParams();
   const translate = useTranslate();
   const [opened, setOpened] = useState<Subscription | null>(null);
   const filters = useFilters();
+  if (view === 'invoices') {
+    return (
+      <Box sx={{ minWidth: 0 }}>
+        <ViewTabs resource="subscriptions" views={screenViews} view={view} />
+        <InvoicesView />
+      </Box>
+    );
+  }
   if (!isSubscriptionView(view)) return <Navigate to="/errors/error-404" replace />;
   return (
     <Box sx={{ minWidth: 0 }}>
-      <ViewTabs resource="subscriptions" views={subscriptionViews} view={view} />
+      <ViewTabs resource="subscriptions" views={screenViews} view={view} />
       <List
         key={view}
         resource="subscriptions"

@@ -43,10 +43,12 @@ export interface Plan extends RaRecord {
   archivedAt: string | null;
 }
 
+/** An invoice as `GET /api/invoices` answers it (a subscription's detail leaves out the name). */
 export interface Invoice extends RaRecord {
   id: string;
   subscriptionId: string;
   customerId: string;
+  customerName?: string | null;
   number: string;
   periodIndex: number;
   periodStart: string;
@@ -55,10 +57,22 @@ export interface Invoice extends RaRecord {
   amountCents: number;
   status: InvoiceStatus;
   attempts: number;
+  /** The e-transfer request of the latest collection attempt. */
   etransferId: string | null;
+  /** Collected by card: the off-session payment of the latest attempt. */
+  paymentId?: string | null;
   nextAttemptAt: string | null;
   issuedAt: string;
   paidAt: string | null;
+  closedAt?: string | null;
+}
+
+/** A plan change waiting for the period it applies from. */
+export interface PendingPlanChange {
+  planId: string;
+  planName: string;
+  amountCents: number;
+  fromPeriodIndex: number;
 }
 
 /** A subscription as `GET /api/subscriptions` answers it; the detail adds its invoices. */
@@ -81,6 +95,7 @@ export interface Subscription extends RaRecord {
   cancelAt: string | null;
   cancelledAt: string | null;
   pausedAt: string | null;
+  pendingPlanChange: PendingPlanChange | null;
   invoiceCount: number;
   createdAt: string;
   invoices?: Invoice[];
@@ -118,7 +133,13 @@ export const archivePlan = (id: string) =>
   callApi<Plan>(`/plans/${encodeURIComponent(id)}/archive`, { method: 'POST' });
 
 export const subscribe = (
-  input: { customerId: string; planId: string; startAt?: string },
+  input: {
+    customerId: string;
+    planId: string;
+    startAt?: string;
+    collectionMethod?: 'etransfer' | 'card';
+    paymentMethodId?: string;
+  },
   key: string,
 ) => sendOnce<Subscription>('/subscriptions', input, key);
 
@@ -130,6 +151,22 @@ export const actOn = (id: string, action: SubscriptionAction, atPeriodEnd = fals
     method: 'POST',
     ...(action === 'cancel' ? { body: { atPeriodEnd } } : {}),
   });
+
+export const changePlan = (id: string, planId: string, key: string) =>
+  sendOnce<Subscription>(`${path(id)}/change-plan`, { planId }, key);
+
+export const fetchInvoice = (id: string) => callApi<Invoice>(`/invoices/${encodeURIComponent(id)}`);
+
+export const finalFailureActions = ['unpaid', 'cancel'] as const;
+export type FinalFailureAction = (typeof finalFailureActions)[number];
+/** The company's dunning: when a failed collection is tried again, and what follows the last. */
+export interface BillingSettings {
+  retryDays: number[];
+  afterFinalFailure: FinalFailureAction;
+}
+export const fetchBillingSettings = () => callApi<BillingSettings>('/billing/settings');
+export const saveBillingSettings = (settings: BillingSettings, key: string) =>
+  sendOnce<BillingSettings>('/billing/settings', settings, key, 'PUT');
 
 export const statusColors: Record<
   SubscriptionStatus | InvoiceStatus,
@@ -155,5 +192,7 @@ export function allowedActions(subscription: Pick<Subscription, 'status' | 'canc
     resume: subscription.status === 'paused',
     cancel: live,
     cancelAtPeriodEnd: live && !subscription.cancelAt,
+    // A subscription ending with its period has no next period to change.
+    changePlan: live && !subscription.cancelAt,
   };
 }

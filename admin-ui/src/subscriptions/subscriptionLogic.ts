@@ -13,3 +13,18 @@ export function startInstant(day: string, now: Date): string | null | undefined 
   if (start.getTime() < today.getTime()) return undefined;
   return start.getTime() === today.getTime() ? null : start.toISOString();
 }
+
+/** The server's rule for retry days: at most 8, whole, from 1 to 60, each after the one before. */
+export const maxRetries = 8;
+export const maxRetryDay = 60;
+
+/** "1, 3, 5" as days, or undefined when they break the rule (empty: no retry). */
+export function retryDaysOf(typed: string): number[] | undefined {
+  const words = typed.split(/[\s,،]+/).filter(Boolean);
+  if (words.length > maxRetries || words.some((word) => !/^\d+$/.test(word))) return undefined;
+  const days = words.map(Number);
+  const valid = days.every(
+    (day, i) => day >= 1 && day <= maxRetryDay && (i === 0 || day > (days[i - 1] ?? 0)),
+  );
+  return valid ? days : undefined;
+}

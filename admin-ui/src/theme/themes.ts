@@ -123,6 +123,9 @@ export function portalTheme(name: ThemeName, direction: 'ltr' | 'rtl'): RaThemeO
     direction,
     palette: {
       mode: c.mode,
+      // A filled chip or button writes white only where white reaches WCAG AA (4.5:1), else
+      // black: MUI's default of 3 put white on the info and warning colours ("Sent", "Past due").
+      contrastThreshold: 4.5,
       primary: { main: c.primary },
       secondary: { main: c.secondary },
       background: { default: c.background, paper: c.paper },

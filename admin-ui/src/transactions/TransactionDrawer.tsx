@@ -20,6 +20,7 @@ import { type ReactNode, useState } from 'react';
 import { useRefresh, useTranslate } from 'react-admin';
 import { EtransferSummary } from '../etransfers/EtransferSummary';
 import { Detail } from '../lists/Detail';
+import { offSessionTerminalId } from '../paymentMethods/cardApi';
 import { useCanTakePayments } from '../payments/access';
 import { DateTime, Money } from '../payments/Money';
 import { fetchPayment, type Payment, type Refund, type Transaction } from '../payments/paymentApi';
@@ -220,7 +221,9 @@ function PaymentDetails({
         <Detail label="app.payments.fields.description">{payment.description}</Detail>
       )}
       <Detail label="app.payments.fields.terminal">
-        {payment.terminalName ?? payment.terminalId}
+        {payment.terminalId === offSessionTerminalId
+          ? translate('app.cards.off_session')
+          : (payment.terminalName ?? payment.terminalId)}
       </Detail>
       {payment.cardLast4 && (
         <Detail label="app.payments.fields.card">

@@ -2,6 +2,7 @@ import { DomainError, forbidden } from '@issuer/events';
 import { getTokenStanding } from '@issuer/projections';
 import type { Context, MiddlewareHandler } from 'hono';
 import type { AppEnv } from '../http';
+import { bearerAuthDescription, withRouteDescription } from '../http/openapiSpec';
 import { type AccessToken, invalidToken, verifyAccessToken } from './tokens';
 
 /** Every user of a company the platform operator suspended, at sign-in and on every call. */
@@ -37,11 +38,11 @@ export async function authenticatedToken(c: Context<AppEnv>): Promise<AccessToke
 }
 
 /** Sets `c.var.caller` from the verified token only; the company id never comes from the body. */
-export const authenticate: MiddlewareHandler<AppEnv> = async (c, next) => {
+export const authenticate: MiddlewareHandler<AppEnv> = withRouteDescription(async (c, next) => {
   const { userId, companyId, roles, tokenId, sessionId } = await authenticatedToken(c);
   c.set('caller', { userId, companyId, roles, tokenId, sessionId });
   await next();
-};
+}, bearerAuthDescription);
 
 /** After `authenticate`: the caller needs at least one of the roles. */
 export function requireRole(...roles: readonly string[]): MiddlewareHandler<AppEnv> {

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Hono } from 'hono';
 import { z } from 'zod';
 import { type AppEnv, type Feature, idempotent, jsonBody, waitForReadModels } from '../http';
+import { createdDescription, describeRoute } from '../http/openapiSpec';
 import { openAccount, requestStreamCommands } from './accounts';
 import { authenticate, requireRole } from './authenticate';
 import { emailField, newPasswordField } from './credentials';
@@ -22,6 +23,17 @@ const companyUserSchema = z.strictObject({
 export const companyUserRoutes: Feature = () =>
   new Hono<AppEnv>().post(
     '/company/users',
+    describeRoute(
+      createdDescription(
+        'Add a user to the caller’s company',
+        z.strictObject({
+          id: z.string(),
+          email: z.string(),
+          roles: z.array(z.string()),
+          readModels: z.enum(['up-to-date', 'catching-up']),
+        }),
+      ),
+    ),
     authenticate,
     requireRole('admin'),
     idempotent,

@@ -21,6 +21,12 @@ import {
   jsonBody,
   pathParams,
 } from '../http';
+import {
+  answerDescription,
+  createdDescription,
+  describeRoute,
+  listDescription,
+} from '../http/openapiSpec';
 import { type CompanyCommand, companyDecider } from './businessLogic';
 
 const terminalName = z
@@ -55,6 +61,15 @@ export function profileAbout(company: CompanyProfile | undefined, email: string)
   };
 }
 
+const terminalSchema = z
+  .strictObject({
+    id: z.string(),
+    name: z.string(),
+    deviceId: z.string(),
+    slot: z.int().min(1).max(3),
+  })
+  .meta({ id: 'Terminal' });
+
 const terminalView = (terminal: TerminalRow, index: number) => ({
   ...terminal,
   slot: index + 1,
@@ -84,12 +99,18 @@ function terminalOrNotFound(company: CompanyProfile, terminalId: string) {
 
 export const companyRoutes: Feature = () =>
   new Hono<AppEnv>()
-    .get('/profile/about', authenticate, async (c) => {
-      const { user, company } = await loadUserWithCompany(c, c.var.caller);
-      return c.json(profileAbout(company, user.email), 200);
-    })
+    .get(
+      '/profile/about',
+      describeRoute({ summary: 'The company profile' }),
+      authenticate,
+      async (c) => {
+        const { user, company } = await loadUserWithCompany(c, c.var.caller);
+        return c.json(profileAbout(company, user.email), 200);
+      },
+    )
     .patch(
       '/profile',
+      describeRoute({ summary: 'Rename the company' }),
       authenticate,
       requireRole('admin'),
       idempotent,
@@ -106,14 +127,20 @@ export const companyRoutes: Feature = () =>
     )
     // Everyone who takes or reads payments sees the terminals; only an admin changes them.
     .use('/terminals/*', authenticate)
-    .get('/terminals', requireRole(...customerReaders), async (c) => {
-      const { terminals } = await companyOfCaller(c);
-      const last = Math.max(terminals.length - 1, 0);
-      c.header('Content-Range', `terminals 0-${last}/${terminals.length}`);
-      return c.json(terminals.map(terminalView), 200);
-    })
+    .get(
+      '/terminals',
+      describeRoute(listDescription('List the payment terminals', terminalSchema)),
+      requireRole(...customerReaders),
+      async (c) => {
+        const { terminals } = await companyOfCaller(c);
+        const last = Math.max(terminals.length - 1, 0);
+        c.header('Content-Range', `terminals 0-${last}/${terminals.length}`);
+        return c.json(terminals.map(terminalView), 200);
+      },
+    )
     .post(
       '/terminals',
+      describeRoute(createdDescription('Register a payment terminal', terminalSchema)),
       requireRole('admin'),
       idempotent,
       jsonBody(registerTerminalSchema),
@@ -128,6 +155,7 @@ export const companyRoutes: Feature = () =>
     )
     .patch(
       '/terminals/:id',
+      describeRoute(answerDescription('Rename a payment terminal', 200, terminalSchema)),
       requireRole('admin'),
       idempotent,
       pathParams(terminalPath),
@@ -143,6 +171,9 @@ export const companyRoutes: Feature = () =>
     )
     .delete(
       '/terminals/:id',
+      describeRoute(
+        answerDescription('Remove a payment terminal', 200, z.strictObject({ id: z.string() })),
+      ),
       requireRole('admin'),
       idempotent,
       pathParams(terminalPath),

@@ -1,8 +1,10 @@
 import { DomainError, forbidden } from '@issuer/events';
 import { getCompanyProfile } from '@issuer/projections';
 import type { MiddlewareHandler } from 'hono';
+import { every } from 'hono/combine';
 import { authenticate } from '../auth/authenticate';
 import type { AppEnv } from '../http';
+import { bearerAuthDescription, withRouteDescription } from '../http/openapiSpec';
 
 export const awaitingVerificationMessage = 'Your company is awaiting verification';
 
@@ -44,3 +46,7 @@ export const customerAccess: MiddlewareHandler<AppEnv>[] = [
   requireVerifiedCompany,
   requireCustomerRole,
 ];
+
+/** `customerAccess` as one middleware, described in the OpenAPI document as the bearer token. */
+export const customerAccessGuard = (): MiddlewareHandler<AppEnv> =>
+  withRouteDescription(every(...customerAccess), bearerAuthDescription);

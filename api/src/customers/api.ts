@@ -25,6 +25,14 @@ import {
   validationError,
   waitForReadModels,
 } from '../http';
+import {
+  createdDescription,
+  csvDescription,
+  describeRoute,
+  listDescription,
+  type RouteDescription,
+  versionedDescription,
+} from '../http/openapiSpec';
 import { customerAccess } from './access';
 import { addMany, maxBulkRows, summarize } from './bulkAdd';
 import { csvStream } from './csvExport';
@@ -39,6 +47,7 @@ import {
 import { type CustomerRecord, detailedRecord, recordOfRow } from './customerView';
 import { customerAsOf, customerHistory } from './history';
 import { logOnlyPushChannel, type PushNotificationChannel } from './pushNotifications';
+import { customerDetailSchema, customerReadSchema, customerRecordSchema } from './responses';
 
 const sortFieldNames = Object.keys(customerSortFields) as [keyof typeof customerSortFields];
 const oneOrMany = <Schema extends z.ZodType>(schema: Schema) =>
@@ -140,6 +149,27 @@ async function customerListAnswer(c: Context<AppEnv>, query: ListQuery) {
   setCustomersRange(c, listQuery.range.start, list.shown, list.total);
   return c.body(list.json, 200, { 'Content-Type': 'application/json' });
 }
+
+/** The upload is read by hand (multipart or raw CSV), so it is described here. */
+const csvImportDescription: RouteDescription = {
+  summary: 'Import customers from a CSV file',
+  requestBody: {
+    required: true,
+    content: {
+      'multipart/form-data': {
+        schema: {
+          type: 'object',
+          required: ['file'],
+          properties: {
+            file: { type: 'string', contentMediaType: 'text/csv' },
+            mapping: { type: 'string', description: 'JSON `{"CSV column": "field"}`' },
+          },
+        },
+      },
+      'text/csv': { schema: { type: 'string' } },
+    },
+  },
+};
 
 /** The caller's customer from the read model; 404 for a missing, removed or foreign one. */
 export async function customerOrNotFound(
@@ -245,40 +275,60 @@ function parseMapping(mapping: unknown) {
 export function createCustomerRoutes(channel: PushNotificationChannel) {
   return new Hono<AppEnv>()
     .use('/customers/*', ...customerAccess)
-    .get('/customers', queryParams(listQuerySchema), (c) =>
-      customerListAnswer(c, c.req.valid('query')),
+    .get(
+      '/customers',
+      describeRoute(listDescription('List customers', customerRecordSchema)),
+      queryParams(listQuerySchema),
+      (c) => customerListAnswer(c, c.req.valid('query')),
     )
-    .get('/customers/export.csv', queryParams(exportQuerySchema), async (c) => {
-      const query = c.req.valid('query');
-      const [field, order] = query.sort ?? [defaultSort.field, defaultSort.order];
-      const batches = streamCustomers(c.var.deps.pool, {
-        companyId: c.var.caller.companyId,
-        sort: { field, order },
-        filter: query.filter ?? {},
-      });
-      return c.body(csvStream(batches), 200, {
-        'Content-Type': 'text/csv; charset=utf-8',
-        'Content-Disposition': 'attachment; filename="customers.csv"',
-      });
-    })
-    .post('/customers', idempotent, jsonBody(newCustomerSchema), async (c) => {
-      const added = await addCustomer(c, c.req.valid('json'));
-      return c.json(await answerCustomer(c, added.id, added.position), 201);
-    })
-    .post('/customers/bulk', idempotent, jsonBody(bulkAddSchema), async (c) => {
-      const rows = c.req.valid('json').customers.map((input, row) => ({ row, input }));
-      const { outcomes, position } = await addMany(c, rows);
-      const readModels = await waitForReadModels(c, position);
-      return c.json(
-        {
-          ...summarize(outcomes),
-          results: outcomes.map(({ row, ...rest }) => ({ index: row, ...rest })),
-          readModels,
-        },
-        200,
-      );
-    })
-    .post('/customers/import', idempotent, async (c) => {
+    .get(
+      '/customers/export.csv',
+      describeRoute(csvDescription('Export the matching customers as CSV')),
+      queryParams(exportQuerySchema),
+      async (c) => {
+        const query = c.req.valid('query');
+        const [field, order] = query.sort ?? [defaultSort.field, defaultSort.order];
+        const batches = streamCustomers(c.var.deps.pool, {
+          companyId: c.var.caller.companyId,
+          sort: { field, order },
+          filter: query.filter ?? {},
+        });
+        return c.body(csvStream(batches), 200, {
+          'Content-Type': 'text/csv; charset=utf-8',
+          'Content-Disposition': 'attachment; filename="customers.csv"',
+        });
+      },
+    )
+    .post(
+      '/customers',
+      describeRoute(createdDescription('Add a customer', customerDetailSchema)),
+      idempotent,
+      jsonBody(newCustomerSchema),
+      async (c) => {
+        const added = await addCustomer(c, c.req.valid('json'));
+        return c.json(await answerCustomer(c, added.id, added.position), 201);
+      },
+    )
+    .post(
+      '/customers/bulk',
+      describeRoute({ summary: 'Add up to 1,000 customers' }),
+      idempotent,
+      jsonBody(bulkAddSchema),
+      async (c) => {
+        const rows = c.req.valid('json').customers.map((input, row) => ({ row, input }));
+        const { outcomes, position } = await addMany(c, rows);
+        const readModels = await waitForReadModels(c, position);
+        return c.json(
+          {
+            ...summarize(outcomes),
+            results: outcomes.map(({ row, ...rest }) => ({ index: row, ...rest })),
+            readModels,
+          },
+          200,
+        );
+      },
+    )
+    .post('/customers/import', describeRoute(csvImportDescription), idempotent, async (c) => {
       const upload = await uploadedCsv(c).catch((error: unknown) => {
         if (error instanceof SyntaxError)
           throw invalid('mapping must be JSON', { mapping: 'Must be valid JSON' });
@@ -297,50 +347,88 @@ export function createCustomerRoutes(channel: PushNotificationChannel) {
         200,
       );
     })
-    .post('/customers/bulk-update', idempotent, jsonBody(bulkUpdateSchema), async (c) => {
-      const { ids, changes } = c.req.valid('json');
-      if (changes.email !== undefined) {
-        throw invalid('Emails are unique: change them one customer at a time', {
-          'changes.email': 'Not allowed in a bulk update',
-        });
-      }
-      return c.json(
-        await forEachCustomer(c, ids, (id) =>
-          updateCustomer(c, id, changes, { honourIfMatch: false }),
+    .post(
+      '/customers/bulk-update',
+      describeRoute({ summary: 'Change several customers' }),
+      idempotent,
+      jsonBody(bulkUpdateSchema),
+      async (c) => {
+        const { ids, changes } = c.req.valid('json');
+        if (changes.email !== undefined) {
+          throw invalid('Emails are unique: change them one customer at a time', {
+            'changes.email': 'Not allowed in a bulk update',
+          });
+        }
+        return c.json(
+          await forEachCustomer(c, ids, (id) =>
+            updateCustomer(c, id, changes, { honourIfMatch: false }),
+          ),
+          200,
+        );
+      },
+    )
+    .post(
+      '/customers/bulk-delete',
+      describeRoute({ summary: 'Remove several customers' }),
+      idempotent,
+      jsonBody(bulkRemoveSchema),
+      async (c) => {
+        const { ids, reason } = c.req.valid('json');
+        return c.json(await removeMany(c, ids, reason || null), 200);
+      },
+    )
+    .post(
+      '/customers/star',
+      describeRoute({ summary: 'Star several customers' }),
+      idempotent,
+      jsonBody(idsOnlySchema),
+      async (c) => c.json(await setStars(c, c.req.valid('json').ids, true), 200),
+    )
+    .post(
+      '/customers/unstar',
+      describeRoute({ summary: 'Unstar several customers' }),
+      idempotent,
+      jsonBody(idsOnlySchema),
+      async (c) => c.json(await setStars(c, c.req.valid('json').ids, false), 200),
+    )
+    .get(
+      '/customers/:id',
+      describeRoute(
+        versionedDescription(
+          'Read a customer (as of a time with asOf)',
+          'read',
+          customerReadSchema,
         ),
-        200,
-      );
-    })
-    .post('/customers/bulk-delete', idempotent, jsonBody(bulkRemoveSchema), async (c) => {
-      const { ids, reason } = c.req.valid('json');
-      return c.json(await removeMany(c, ids, reason || null), 200);
-    })
-    .post('/customers/star', idempotent, jsonBody(idsOnlySchema), async (c) =>
-      c.json(await setStars(c, c.req.valid('json').ids, true), 200),
+      ),
+      pathParams(customerPath),
+      queryParams(oneQuerySchema),
+      async (c) => {
+        const { id } = c.req.valid('param');
+        const { asOf } = c.req.valid('query');
+        if (asOf) {
+          const then = await customerAsOf(c.var.deps, c.var.caller.companyId, id, new Date(asOf));
+          if (!then) throw notFound('Customer');
+          return c.json(then, 200);
+        }
+        const record = await customerOrNotFound(c, id);
+        c.header('ETag', formatETag(BigInt(record.version)));
+        return c.json(detailedRecord(record), 200);
+      },
     )
-    .post('/customers/unstar', idempotent, jsonBody(idsOnlySchema), async (c) =>
-      c.json(await setStars(c, c.req.valid('json').ids, false), 200),
+    .get(
+      '/customers/:id/history',
+      describeRoute({ summary: 'A customer’s events, in order' }),
+      pathParams(customerPath),
+      async (c) => {
+        const { id } = c.req.valid('param');
+        const entries = await customerHistory(c.var.deps, c.var.caller.companyId, id);
+        if (!entries) throw notFound('Customer');
+        return c.json({ id, entries }, 200);
+      },
     )
-    .get('/customers/:id', pathParams(customerPath), queryParams(oneQuerySchema), async (c) => {
-      const { id } = c.req.valid('param');
-      const { asOf } = c.req.valid('query');
-      if (asOf) {
-        const then = await customerAsOf(c.var.deps, c.var.caller.companyId, id, new Date(asOf));
-        if (!then) throw notFound('Customer');
-        return c.json(then, 200);
-      }
-      const record = await customerOrNotFound(c, id);
-      c.header('ETag', formatETag(BigInt(record.version)));
-      return c.json(detailedRecord(record), 200);
-    })
-    .get('/customers/:id/history', pathParams(customerPath), async (c) => {
-      const { id } = c.req.valid('param');
-      const entries = await customerHistory(c.var.deps, c.var.caller.companyId, id);
-      if (!entries) throw notFound('Customer');
-      return c.json({ id, entries }, 200);
-    })
     .put(
       '/customers/:id',
+      describeRoute(versionedDescription('Change a customer', 'write', customerDetailSchema)),
       idempotent,
       pathParams(customerPath),
       jsonBody(customerChangesSchema),
@@ -352,6 +440,7 @@ export function createCustomerRoutes(channel: PushNotificationChannel) {
     )
     .delete(
       '/customers/:id',
+      describeRoute(versionedDescription('Remove a customer', 'write', customerRecordSchema)),
       idempotent,
       pathParams(customerPath),
       queryParams(removeQuerySchema),
@@ -363,17 +452,34 @@ export function createCustomerRoutes(channel: PushNotificationChannel) {
         return c.json(record, 200);
       },
     )
-    .post('/customers/:id/star', idempotent, pathParams(customerPath), async (c) =>
-      c.json(await starCommand(c, c.req.valid('param').id, 'StarCustomer'), 200),
+    .post(
+      '/customers/:id/star',
+      describeRoute(versionedDescription('Star a customer', 'write', customerDetailSchema)),
+      idempotent,
+      pathParams(customerPath),
+      async (c) => c.json(await starCommand(c, c.req.valid('param').id, 'StarCustomer'), 200),
     )
-    .post('/customers/:id/unstar', idempotent, pathParams(customerPath), async (c) =>
-      c.json(await starCommand(c, c.req.valid('param').id, 'UnstarCustomer'), 200),
+    .post(
+      '/customers/:id/unstar',
+      describeRoute(versionedDescription('Unstar a customer', 'write', customerDetailSchema)),
+      idempotent,
+      pathParams(customerPath),
+      async (c) => c.json(await starCommand(c, c.req.valid('param').id, 'UnstarCustomer'), 200),
     )
-    .post('/customers/:id/toggle-star', idempotent, pathParams(customerPath), async (c) =>
-      c.json(await starCommand(c, c.req.valid('param').id, 'ToggleCustomerStar'), 200),
+    .post(
+      '/customers/:id/toggle-star',
+      describeRoute(
+        versionedDescription('Toggle a customer’s star', 'write', customerDetailSchema),
+      ),
+      idempotent,
+      pathParams(customerPath),
+      async (c) => c.json(await starCommand(c, c.req.valid('param').id, 'ToggleCustomerStar'), 200),
     )
     .post(
       '/customers/:id/investor-status',
+      describeRoute(
+        versionedDescription('Set a customer’s investor status', 'write', customerDetailSchema),
+      ),
       idempotent,
       pathParams(customerPath),
       jsonBody(investorStatusSchema),
@@ -397,6 +503,7 @@ export function createCustomerRoutes(channel: PushNotificationChannel) {
     )
     .post(
       '/customers/:id/lead-status',
+      describeRoute(versionedDescription('Set a lead’s status', 'write', customerDetailSchema)),
       idempotent,
       pathParams(customerPath),
       jsonBody(leadStatusSchema),
@@ -411,6 +518,7 @@ export function createCustomerRoutes(channel: PushNotificationChannel) {
     )
     .post(
       '/customers/:id/notifications',
+      describeRoute(createdDescription('Record a notification to a customer')),
       idempotent,
       pathParams(customerPath),
       jsonBody(notificationSchema),

@@ -113,22 +113,30 @@ export interface NewCustomerInput extends Partial<CustomerProfile> {
 
 /**
  * An edit: any editable field, plus what react-admin sends back from the record it loaded (id,
- * times, version, the workflow's next steps), which is ignored. The investor status may be sent
- * unchanged; changing it takes its own command.
+ * times, version, the workflow's next steps, tokenBalance and percentageOwned, which the cap table
+ * derives), which is ignored. The investor status may be sent unchanged; changing it takes its own
+ * command.
  */
-export const customerChangesSchema = z.strictObject({
-  ...Object.fromEntries(
-    Object.entries(profileShape).map(([field, schema]) => [field, schema.optional()]),
-  ),
-  leadStatus: leadStatus.optional(),
-  investorStatus: investorStatus.optional(),
-  starred: z.boolean({ error: 'Must be true or false' }).optional(),
-  id: z.unknown().optional(),
-  createdAt: z.unknown().optional(),
-  updatedAt: z.unknown().optional(),
-  version: z.unknown().optional(),
-  nextInvestorStatuses: z.unknown().optional(),
-}) as unknown as z.ZodType<CustomerChangesInput>;
+export const customerChangesSchema = z
+  .strictObject({
+    ...Object.fromEntries(
+      Object.entries(profileShape).map(([field, schema]) => [field, schema.optional()]),
+    ),
+    leadStatus: leadStatus.optional(),
+    investorStatus: investorStatus.optional(),
+    starred: z.boolean({ error: 'Must be true or false' }).optional(),
+    id: z.unknown().optional(),
+    createdAt: z.unknown().optional(),
+    updatedAt: z.unknown().optional(),
+    version: z.unknown().optional(),
+    nextInvestorStatuses: z.unknown().optional(),
+    // Derived from the cap table (issue 10): sent back with the record, never applied.
+    tokenBalance: z.unknown().optional(),
+    percentageOwned: z.unknown().optional(),
+  })
+  .transform(
+    ({ tokenBalance: _balance, percentageOwned: _percentage, ...changes }) => changes,
+  ) as unknown as z.ZodType<CustomerChangesInput>;
 
 export interface CustomerChangesInput extends Partial<CustomerProfile> {
   leadStatus?: z.infer<typeof leadStatus>;

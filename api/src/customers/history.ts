@@ -1,6 +1,7 @@
 import { asCustomerEvent, type EventStore, type RecordedEvent } from '@issuer/events';
 import { getUserNames } from '@issuer/projections';
 import type { Pool } from 'pg';
+import { holderHistory } from '../capTable/holderHistory';
 import { latestSnapshot, type Snapshot, saveSnapshots, snapshotEvery } from './asOfSnapshots';
 import { type Customer, evolveCustomer, initialCustomer } from './customer';
 import { customerStream } from './customerCommands';
@@ -62,7 +63,13 @@ export async function customerHistory(
 ): Promise<HistoryEntry[] | undefined> {
   const events = await ownStream(deps.store, companyId, customerId);
   if (!events) return undefined;
-  const actorIds = [...new Set(events.flatMap((event) => event.metadata.userId ?? []))];
+  const holdings = await holderHistory(deps.pool, companyId, customerId);
+  const actorIds = [
+    ...new Set([
+      ...events.flatMap((event) => event.metadata.userId ?? []),
+      ...holdings.map((change) => change.actorId),
+    ]),
+  ];
   const actors = await getUserNames(deps.pool, companyId, actorIds);
   let state = initialCustomer();
   const entries: HistoryEntry[] = [];
@@ -92,7 +99,40 @@ export async function customerHistory(
     });
     state = next;
   }
-  return entries;
+  return withHoldings(entries, holdings, actors);
+}
+
+/**
+ * The cap table's issuances and transfers that changed the customer's shares, as entries of
+ * their history (tokenBalance before → after), merged by time; each keeps the customer's version
+ * of that moment.
+ */
+function withHoldings(
+  entries: HistoryEntry[],
+  holdings: Awaited<ReturnType<typeof holderHistory>>,
+  actors: Awaited<ReturnType<typeof getUserNames>>,
+): HistoryEntry[] {
+  if (holdings.length === 0) return entries;
+  const merged = [...entries];
+  for (const change of holdings) {
+    const actor = actors.get(change.actorId);
+    const version = [...entries].reverse().find((entry) => entry.at <= change.at)?.version ?? 0;
+    merged.push({
+      version,
+      type: change.type,
+      at: change.at,
+      actor: {
+        id: change.actorId === 'system' ? null : change.actorId,
+        email: actor?.email ?? null,
+        displayName: actor?.displayName ?? null,
+      },
+      reason: change.reason,
+      evidence: null,
+      changes: [{ field: 'tokenBalance', before: change.before, after: change.after }],
+      details: change.details,
+    });
+  }
+  return merged.sort((x, y) => Date.parse(x.at) - Date.parse(y.at));
 }
 
 export type CustomerAsOf = CustomerRecord & { removed: boolean; asOf: string };

@@ -16,6 +16,7 @@ import {
   validationError,
   waitForReadModels,
 } from '../http';
+import { describeRoute } from '../http/openapiSpec';
 import { customerAccess } from './access';
 import { answerCustomer, customerList, removeMany, setStars } from './api';
 import { maxBulkRows } from './bulkAdd';
@@ -81,18 +82,27 @@ async function contactsUser(c: Context<AppEnv>) {
 export const legacyContactRoutes: Feature = () =>
   new Hono<AppEnv>()
     .use('/contacts-app/*', ...customerAccess)
-    .get('/contacts-app/contacts', queryParams(contactsQuerySchema), async (c) =>
-      c.json(
-        await customerList(c, {
-          filter: filterOfRouteParams(c.req.valid('query')),
-          range: [0, maxBulkRows - 1],
-        }),
-        200,
-      ),
+    .get(
+      '/contacts-app/contacts',
+      describeRoute({ summary: 'Contacts by view (seed client)' }),
+      queryParams(contactsQuerySchema),
+      async (c) =>
+        c.json(
+          await customerList(c, {
+            filter: filterOfRouteParams(c.req.valid('query')),
+            range: [0, maxBulkRows - 1],
+          }),
+          200,
+        ),
     )
-    .get('/contacts-app/user', async (c) => c.json(await contactsUser(c), 200))
+    .get(
+      '/contacts-app/user',
+      describeRoute({ summary: 'The contacts app’s user (seed client)' }),
+      async (c) => c.json(await contactsUser(c), 200),
+    )
     .post(
       '/contacts-app/add-contact',
+      describeRoute({ summary: 'Add a contact (seed client)' }),
       idempotent,
       contactBody({ newContact: z.record(z.string(), z.unknown()) }),
       async (c) => {
@@ -103,6 +113,7 @@ export const legacyContactRoutes: Feature = () =>
     )
     .post(
       '/contacts-app/update-contact',
+      describeRoute({ summary: 'Change a contact (seed client)' }),
       idempotent,
       contactBody({ contact: z.looseObject({ id: customerIdSchema }) }),
       async (c) => {
@@ -117,6 +128,7 @@ export const legacyContactRoutes: Feature = () =>
     )
     .post(
       '/contacts-app/remove-contact',
+      describeRoute({ summary: 'Remove a contact (seed client)' }),
       idempotent,
       contactBody({ contactId: customerIdSchema }),
       async (c) => {
@@ -126,13 +138,20 @@ export const legacyContactRoutes: Feature = () =>
         return c.json(contactId, 200);
       },
     )
-    .post('/contacts-app/remove-contacts', idempotent, contactBody({ contactIds }), async (c) => {
-      const { contactIds: ids } = c.req.valid('json');
-      await removeMany(c, ids, null);
-      return c.json(ids, 200);
-    })
+    .post(
+      '/contacts-app/remove-contacts',
+      describeRoute({ summary: 'Remove contacts (seed client)' }),
+      idempotent,
+      contactBody({ contactIds }),
+      async (c) => {
+        const { contactIds: ids } = c.req.valid('json');
+        await removeMany(c, ids, null);
+        return c.json(ids, 200);
+      },
+    )
     .post(
       '/contacts-app/set-contacts-starred',
+      describeRoute({ summary: 'Star contacts (seed client)' }),
       idempotent,
       contactBody({ contactIds }),
       async (c) => {
@@ -143,6 +162,7 @@ export const legacyContactRoutes: Feature = () =>
     )
     .post(
       '/contacts-app/set-contacts-unstarred',
+      describeRoute({ summary: 'Unstar contacts (seed client)' }),
       idempotent,
       contactBody({ contactIds }),
       async (c) => {
@@ -153,6 +173,7 @@ export const legacyContactRoutes: Feature = () =>
     )
     .post(
       '/contacts-app/toggle-starred-contact',
+      describeRoute({ summary: 'Toggle a contact’s star (seed client)' }),
       idempotent,
       contactBody({ contactId: customerIdSchema }),
       async (c) => {

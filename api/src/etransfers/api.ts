@@ -10,9 +10,8 @@ import {
   listEtransfers,
 } from '@issuer/projections';
 import { type Context, Hono } from 'hono';
-import { every } from 'hono/combine';
 import { z } from 'zod';
-import { customerAccess } from '../customers/access';
+import { customerAccessGuard } from '../customers/access';
 import {
   type AppEnv,
   type Feature,
@@ -22,6 +21,7 @@ import {
   queryParams,
   waitForReadModels,
 } from '../http';
+import { createdDescription, describeRoute, listDescription } from '../http/openapiSpec';
 import { amountCents, origin } from '../payments/api';
 import {
   idParam,
@@ -97,7 +97,7 @@ const listQuerySchema = z.strictObject({
 });
 
 /** Admin, staff and user send and match e-transfers; compliance reads (as with payments). */
-const access = every(...customerAccess);
+const access = customerAccessGuard();
 
 /** The E-transfer resource. */
 export function etransferResource(row: EtransferListRow) {
@@ -121,54 +121,89 @@ async function answer(c: Context<AppEnv>, etransferId: string, position?: bigint
  */
 export const etransferRoutes: Feature = () =>
   new Hono<AppEnv>()
-    .post('/etransfers/requests', access, idempotent, jsonBody(requestSchema), async (c) => {
-      const body = c.req.valid('json');
-      const { etransferId, position } = await requestMoney(c.var.deps, {
-        ...origin(c),
-        customerId: body.customerId,
-        amountCents: body.amountCents,
-        message: body.message || null,
-        reference: body.reference || null,
-        expiresAt: body.expiresAt ? new Date(body.expiresAt) : null,
-      });
-      return c.json(await answer(c, etransferId, position), 201);
-    })
-    .post('/etransfers/payouts', access, idempotent, jsonBody(payoutSchema), async (c) => {
-      const body = c.req.valid('json');
-      const { etransferId, position } = await sendPayout(c.var.deps, {
-        ...origin(c),
-        customerId: body.customerId,
-        amountCents: body.amountCents,
-        message: body.message || null,
-      });
-      return c.json(await answer(c, etransferId, position), 201);
-    })
-    .get('/etransfers', access, queryParams(listQuerySchema), async (c) => {
-      const query = c.req.valid('query');
-      const window = listWindow(query, 'createdAt');
-      const list = await listEtransfers(c.var.deps.pool, {
-        companyId: c.var.caller.companyId,
-        ...window,
-        filter: query.filter ?? {},
-      });
-      setContentRange(c, 'etransfers', window.range.start, list.rows.length, list.total);
-      return c.json(list.rows.map(etransferResource), 200);
-    })
-    .get('/etransfers/:id', access, async (c) => c.json(await answer(c, c.req.param('id')), 200))
-    .post('/etransfers/:id/cancel', access, idempotent, async (c) => {
-      const etransferId = c.req.param('id');
-      const outcome = await cancelEtransfer(c.var.deps, { ...origin(c), etransferId });
-      return c.json(await answer(c, etransferId, outcome.position), 200);
-    })
-    .post('/etransfers/:id/match', access, idempotent, jsonBody(matchSchema), async (c) => {
-      const etransferId = c.req.param('id');
-      const outcome = await matchEtransfer(c.var.deps, {
-        ...origin(c),
-        etransferId,
-        ...c.req.valid('json'),
-      });
-      return c.json(await answer(c, etransferId, outcome.position), 200);
-    });
+    .post(
+      '/etransfers/requests',
+      describeRoute(createdDescription('Request money by e-transfer')),
+      access,
+      idempotent,
+      jsonBody(requestSchema),
+      async (c) => {
+        const body = c.req.valid('json');
+        const { etransferId, position } = await requestMoney(c.var.deps, {
+          ...origin(c),
+          customerId: body.customerId,
+          amountCents: body.amountCents,
+          message: body.message || null,
+          reference: body.reference || null,
+          expiresAt: body.expiresAt ? new Date(body.expiresAt) : null,
+        });
+        return c.json(await answer(c, etransferId, position), 201);
+      },
+    )
+    .post(
+      '/etransfers/payouts',
+      describeRoute(createdDescription('Pay out by e-transfer')),
+      access,
+      idempotent,
+      jsonBody(payoutSchema),
+      async (c) => {
+        const body = c.req.valid('json');
+        const { etransferId, position } = await sendPayout(c.var.deps, {
+          ...origin(c),
+          customerId: body.customerId,
+          amountCents: body.amountCents,
+          message: body.message || null,
+        });
+        return c.json(await answer(c, etransferId, position), 201);
+      },
+    )
+    .get(
+      '/etransfers',
+      describeRoute(listDescription('List e-transfers')),
+      access,
+      queryParams(listQuerySchema),
+      async (c) => {
+        const query = c.req.valid('query');
+        const window = listWindow(query, 'createdAt');
+        const list = await listEtransfers(c.var.deps.pool, {
+          companyId: c.var.caller.companyId,
+          ...window,
+          filter: query.filter ?? {},
+        });
+        setContentRange(c, 'etransfers', window.range.start, list.rows.length, list.total);
+        return c.json(list.rows.map(etransferResource), 200);
+      },
+    )
+    .get('/etransfers/:id', describeRoute({ summary: 'One e-transfer' }), access, async (c) =>
+      c.json(await answer(c, c.req.param('id')), 200),
+    )
+    .post(
+      '/etransfers/:id/cancel',
+      describeRoute({ summary: 'Cancel a money request' }),
+      access,
+      idempotent,
+      async (c) => {
+        const etransferId = c.req.param('id');
+        const outcome = await cancelEtransfer(c.var.deps, { ...origin(c), etransferId });
+        return c.json(await answer(c, etransferId, outcome.position), 200);
+      },
+    )
+    .post(
+      '/etransfers/:id/match',
+      describeRoute({ summary: 'Match an incoming e-transfer to a customer' }),
+      access,
+      idempotent,
+      jsonBody(matchSchema),
+      async (c) => {
+        const etransferId = c.req.param('id');
+        const outcome = await matchEtransfer(c.var.deps, {
+          ...origin(c),
+          etransferId,
+          ...c.req.valid('json'),
+        });
+        return c.json(await answer(c, etransferId, outcome.position), 200);
+      },
+    );
 
 const legacyViews = z.enum(etransferViews);
 
@@ -176,6 +211,7 @@ const legacyViews = z.enum(etransferViews);
 export const legacyEtransferRoutes: Feature = () =>
   new Hono<AppEnv>().get(
     '/contacts-app/etransfers',
+    describeRoute({ summary: 'E-transfers by view (seed client)' }),
     access,
     queryParams(
       z.strictObject({

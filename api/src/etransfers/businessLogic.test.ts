@@ -188,6 +188,14 @@ describe('RequestEtransfer', () => {
     given([]).when(request()).then([requested]);
   });
 
+  it('names the subscription invoice a billing request collects', () => {
+    given([])
+      .when(request({ invoiceId: 'in_1_0', requestedBy: 'billing' }))
+      .then([
+        { ...requested, data: { ...requested.data, invoiceId: 'in_1_0', requestedBy: 'billing' } },
+      ]);
+  });
+
   it.each([0, -1, 1.5, 100_000_000, Number.NaN])('refuses amountCents %s', (amountCents) => {
     given([])
       .when(request({ amountCents }))

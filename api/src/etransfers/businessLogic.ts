@@ -35,6 +35,8 @@ export type RequestEtransfer = {
     requestedBy: string;
     now: Date;
     expiresAt: Date;
+    /** The subscription invoice the request collects (billing's requests). */
+    invoiceId?: string;
   };
 };
 export type MarkEtransferSent = {
@@ -159,6 +161,7 @@ function requestEtransfer({ data }: RequestEtransfer, state: Etransfer): Etransf
         requestedBy: data.requestedBy,
         requestedAt: data.now.toISOString(),
         expiresAt: data.expiresAt.toISOString(),
+        ...(data.invoiceId ? { invoiceId: data.invoiceId } : {}),
       },
     },
   ];

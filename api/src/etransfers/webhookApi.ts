@@ -2,6 +2,7 @@ import { payoutFailureReason } from '@issuer/events';
 import { Hono } from 'hono';
 import { z } from 'zod';
 import type { AppEnv, Feature } from '../http';
+import { describeRoute, webhookDescription } from '../http/openapiSpec';
 import { signedWebhookBody } from '../payments/webhooks/webhookApi';
 import {
   etransferSignatureHeader,
@@ -46,18 +47,28 @@ export const providerEventSchema: z.ZodType<ProviderEvent> = z.discriminatedUnio
  * terminal's scheme, its own key). Recorded before answering 200; a duplicate is also 200.
  */
 export const etransferWebhookRoutes: Feature = () =>
-  new Hono<AppEnv>().post(etransferWebhookPath, async (c) => {
-    const { deps } = c.var;
-    const signature = {
-      secret: etransferWebhookSecretOf(deps.config),
-      header: etransferSignatureHeader,
-      label: 'e-transfer',
-    };
-    const body = await signedWebhookBody(c, signature, providerEventSchema);
-    if ('refused' in body) return body.refused;
-    const origin = { correlationId: c.var.requestId };
-    const { event } = body;
-    if (event.type === 'incoming.received') await receiveIncoming(deps, event, origin);
-    else await recordProviderEvent(deps, event, origin);
-    return c.json({ received: true }, 200);
-  });
+  new Hono<AppEnv>().post(
+    etransferWebhookPath,
+    describeRoute(
+      webhookDescription(
+        'The e-transfer provider’s events',
+        etransferSignatureHeader,
+        providerEventSchema,
+      ),
+    ),
+    async (c) => {
+      const { deps } = c.var;
+      const signature = {
+        secret: etransferWebhookSecretOf(deps.config),
+        header: etransferSignatureHeader,
+        label: 'e-transfer',
+      };
+      const body = await signedWebhookBody(c, signature, providerEventSchema);
+      if ('refused' in body) return body.refused;
+      const origin = { correlationId: c.var.requestId };
+      const { event } = body;
+      if (event.type === 'incoming.received') await receiveIncoming(deps, event, origin);
+      else await recordProviderEvent(deps, event, origin);
+      return c.json({ received: true }, 200);
+    },
+  );

@@ -1,6 +1,7 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Harness, startHarness } from '../http/testing/harness';
+import { openApiChecker } from '../http/testing/openApiCheck';
 import { jsonOf } from '../http/testing/responses';
 import { healthRoutes } from './health';
 
@@ -24,6 +25,7 @@ describe('GET /api/health', () => {
     h.deps.projectionStatus = async () => ({ projections: [caughtUp], recentFailures: [] });
     const res = await h.app.request('/api/health');
     expect(res.status).toBe(200);
+    await (await openApiChecker()).check('GET', '/api/health', res);
     expect(await jsonOf(res)).toEqual({
       status: 'ok',
       database: { ok: true, latencyMs: expect.any(Number) },
@@ -48,6 +50,7 @@ describe('GET /api/health', () => {
     });
     const res = await h.app.request('/api/health');
     expect(res.status).toBe(200);
+    await (await openApiChecker()).check('GET', '/api/health', res);
     const body = await jsonOf(res);
     expect(body.status).toBe('degraded');
     expect(body.failedEvents).toEqual([
@@ -83,6 +86,7 @@ describe('GET /api/health with the database down', () => {
     try {
       const res = await down.app.request('/api/health');
       expect(res.status).toBe(503);
+      await (await openApiChecker()).check('GET', '/api/health', res);
       expect(await jsonOf(res)).toMatchObject({
         status: 'degraded',
         database: { ok: false, latencyMs: expect.any(Number) },

@@ -14,6 +14,11 @@ export const maxUploadBytes = 5 * 1024 * 1024;
 export interface BuildOptions {
   /** Exact paths (e.g. `/api/customers/import`) that accept bodies up to `maxUploadBytes`. */
   largeBodyPaths?: readonly string[];
+  /**
+   * Paths whose routes read the body as a stream and bound it themselves (document uploads of
+   * 20 MB): the body limit leaves them alone, as it would otherwise hold the whole body.
+   */
+  streamedBodyPaths?: readonly RegExp[];
 }
 
 /**
@@ -46,7 +51,11 @@ export function buildApp(
     errorResponse(c, 413, 'payload_too_large', 'The request body is larger than 5 MB'),
   );
   const largeBodyPaths = new Set(options.largeBodyPaths);
-  app.use((c, next) => (largeBodyPaths.has(c.req.path) ? largeBodies : smallBodies)(c, next));
+  const streamedBodyPaths = options.streamedBodyPaths ?? [];
+  app.use((c, next) => {
+    if (streamedBodyPaths.some((path) => path.test(c.req.path))) return next();
+    return (largeBodyPaths.has(c.req.path) ? largeBodies : smallBodies)(c, next);
+  });
   app.use(async (c, next) => {
     c.set('deps', deps);
     await next();

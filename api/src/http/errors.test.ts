@@ -1,5 +1,6 @@
 import { Hono } from 'hono';
 import { HTTPException } from 'hono/http-exception';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type CounterControls, counterFeature } from './testing/counterFeature';
 import { type Harness, startHarness } from './testing/harness';
@@ -18,6 +19,16 @@ const edgeCases: Feature = (deps) =>
     })
     .get('/edge/http-exception', () => {
       throw new HTTPException(401);
+    })
+    .get('/edge/database-down', async (c) => {
+      // Port 1 on loopback: nothing listens there, as when PostgreSQL is stopped.
+      const unreachable = new pg.Pool({ connectionString: 'postgres://nobody@127.0.0.1:1/none' });
+      try {
+        await unreachable.query('SELECT 1');
+      } finally {
+        await unreachable.end();
+      }
+      return c.json({ ok: true });
     });
 
 beforeAll(async () => {
@@ -144,5 +155,16 @@ describe('the one error shape', () => {
     const res = await h.app.request('/api/edge/http-exception');
     expect(res.status).toBe(401);
     expect(await errorOf(res)).toEqual({ code: 'unauthorized', message: 'unauthorized' });
+  });
+
+  it('answers with 503 in the one shape while the database cannot be reached', async () => {
+    const res = await h.app.request('/api/edge/database-down');
+    expect(res.status).toBe(503);
+    expect(res.headers.get('Retry-After')).toBe('5');
+    expect(await errorOf(res)).toEqual({
+      code: 'service_unavailable',
+      message: 'The service is briefly unavailable; please try again',
+    });
+    expect(h.logs().some((line) => line.msg === 'database unavailable')).toBe(true);
   });
 });

@@ -31,6 +31,7 @@ export function errorResponse(
 }
 
 const internalErrorMessage = 'Something went wrong on our side';
+const serviceUnavailableMessage = 'The service is briefly unavailable; please try again';
 
 const codeByStatus: Partial<Record<number, string>> = {
   400: 'invalid_request',
@@ -52,6 +53,28 @@ const codeByStatus: Partial<Record<number, string>> = {
 function isPostgresDataException(error: Error): boolean {
   const code = (error as Error & { code?: unknown }).code;
   return typeof code === 'string' && code.startsWith('22') && code.length === 5;
+}
+
+/**
+ * The database could not be reached or went away mid-request (a restart, a failover): the
+ * request may be retried, so 503 rather than 500. Socket errors carry Node's code; PostgreSQL's
+ * own refusals are SQLSTATE class 08 (connection exception) and 57P01–57P03 (shutting down,
+ * starting up); pg's lost-connection and connect-timeout errors carry no code, only their message.
+ */
+const unreachableSocketCodes = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT']);
+const unreachableMessages = [
+  'Connection terminated unexpectedly',
+  'Connection terminated due to connection timeout',
+  'timeout exceeded when trying to connect',
+  'Client has encountered a connection error and is not queryable',
+];
+
+export function isDatabaseUnavailable(error: Error): boolean {
+  const code = (error as Error & { code?: unknown }).code;
+  if (typeof code === 'string') {
+    return unreachableSocketCodes.has(code) || code.startsWith('08') || /^57P0[123]$/.test(code);
+  }
+  return unreachableMessages.some((message) => error.message.includes(message));
 }
 
 /** `app.onError`: every failure becomes the one error shape; stacks are logged, never sent. */
@@ -79,6 +102,11 @@ function mapError(error: Error, c: Context<AppEnv>, logger: Logger): Response {
   if (isPostgresDataException(error)) {
     logger.warn({ err: error, requestId: c.var.requestId }, 'unvalidated input');
     return errorResponse(c, 400, 'invalid_request', 'A value in the request is not valid');
+  }
+  if (isDatabaseUnavailable(error)) {
+    logger.warn({ err: error, requestId: c.var.requestId }, 'database unavailable');
+    c.header('Retry-After', '5');
+    return errorResponse(c, 503, 'service_unavailable', serviceUnavailableMessage);
   }
   logger.error({ err: error, requestId: c.var.requestId }, 'unhandled error');
   return errorResponse(c, 500, 'internal_error', internalErrorMessage);

@@ -3,6 +3,7 @@ import { DomainError, invalid } from '@issuer/events';
 import type { Context, MiddlewareHandler } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { Pool } from 'pg';
+import { idempotencyDescription, withRouteDescription } from './openapiSpec';
 import { openBody, sealBody } from './sealedBody';
 import type { AppDependencies, AppEnv, Caller } from './types';
 
@@ -68,7 +69,7 @@ type ClaimOutcome =
  * repeat while the first still runs waits for it (bounded), then replays it or answers 409.
  * A 5xx releases the key, so the client's retry runs the command again.
  */
-export const idempotent: MiddlewareHandler<AppEnv> = async (c, next) => {
+export const idempotent: MiddlewareHandler<AppEnv> = withRouteDescription(async (c, next) => {
   const key = c.req.header('Idempotency-Key');
   if (key === undefined) return next();
   if (!/^[\x21-\x7e]{1,255}$/.test(key)) {
@@ -89,7 +90,7 @@ export const idempotent: MiddlewareHandler<AppEnv> = async (c, next) => {
     throw error;
   }
   await settle(c, deps, request, outcome.claimId);
-};
+}, idempotencyDescription);
 
 /**
  * Register and login carry no token, so their keys are scoped by the key alone: clients must use

@@ -3,6 +3,8 @@ import type { TokenStandingCache } from '@issuer/projections';
 import type { Hono } from 'hono';
 import type { Pool } from 'pg';
 import type { Logger } from 'pino';
+import type { ChangeFeed } from '../changes/changeFeed';
+import type { DocumentStorage } from '../documents/storage';
 import type { EtransferProvider } from '../etransfers/provider';
 import type { PaymentTerminalGateway } from '../payments/gateway';
 
@@ -64,6 +66,10 @@ export interface AppDependencies {
   paymentGateway: PaymentTerminalGateway;
   /** The Interac e-transfer provider (the e-transfer simulator by default); without it, 503. */
   etransferProvider?: EtransferProvider;
+  /** Live updates for `GET /api/changes` (one LISTEN connection per process); without it, 503. */
+  changes?: ChangeFeed;
+  /** Where document bytes are kept; PostgreSQL (`postgresDocumentStorage`) when omitted. */
+  documentStorage?: DocumentStorage;
 }
 
 export interface ApiConfig {

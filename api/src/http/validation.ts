@@ -4,6 +4,7 @@ import type { Context } from 'hono';
 import { z } from 'zod';
 import { requestHasBodyStream } from './bodyLimit';
 import type { FieldMessages } from './errors';
+import { withRequestSchema } from './openapiSpec';
 
 /** Turns zod issues into one summary message and per-field messages (`a.b` for nested fields). */
 export function describeIssues(issues: readonly z.core.$ZodIssue[]): {
@@ -81,27 +82,30 @@ function sentJson(c: Context): boolean {
  * messages. No body at all is validated as `{}`, so a command without fields needs none.
  */
 export function jsonBody<Schema extends z.ZodType>(schema: Schema) {
-  return zValidator('json', schema, (result, c) => {
+  const validator = zValidator('json', schema, (result, c) => {
     if (hasBody(c) && !sentJson(c)) {
       throw new DomainError(415, 'unsupported_media_type', 'Send the body as application/json');
     }
     if (!result.success) throw validationError(result.error);
     refuseLoneSurrogates(result.data);
   });
+  return withRequestSchema(validator, 'json', schema);
 }
 
 /** Validates the query string: `c.req.valid('query')`. Values arrive as strings (use z.coerce). */
 export function queryParams<Schema extends z.ZodType>(schema: Schema) {
-  return zValidator('query', schema, (result) => {
+  const validator = zValidator('query', schema, (result) => {
     if (!result.success) throw validationError(result.error);
   });
+  return withRequestSchema(validator, 'query', schema);
 }
 
 /** Validates path parameters (e.g. ids as UUIDs): `c.req.valid('param')`. */
 export function pathParams<Schema extends z.ZodType>(schema: Schema) {
-  return zValidator('param', schema, (result) => {
+  const validator = zValidator('param', schema, (result) => {
     if (!result.success) throw validationError(result.error);
   });
+  return withRequestSchema(validator, 'param', schema);
 }
 
 /**

@@ -121,4 +121,73 @@ describe.skipIf(brokers === undefined)('payments through the API, on Kafka', () 
       expect(published).not.toMatch(/gatewayPaymentId|gatewayEventId|gwevt_secret|gw_pay_/);
     }
   });
+
+  it('publishes a saved card (CardSaved, then CardRemoved) on issuer.payments.v1, keyed by its PaymentMethod stream, without the card token', async () => {
+    const company = await h.companyWithTerminal();
+    const customer = await h.addCustomer(company.token, {
+      name: 'Ada',
+      lastName: 'Lovelace',
+      email: `ada-${Date.now().toString(36)}@cards.test`,
+    });
+    const payment = await h.pay(company.token, {
+      terminalId: company.terminalId,
+      amountCents: 500,
+      currency: 'CAD',
+      customerId: customer.id,
+      saveCard: true,
+    });
+    await recordGatewayEvent(h.deps, {
+      id: 'gwevt_secret_saved',
+      type: 'payment.captured',
+      paymentId: payment.id,
+      gatewayPaymentId: `gw_${payment.id}`,
+      occurredAt: h.deps.clock().toISOString(),
+      amountCents: 500,
+      cardBrand: 'visa',
+      cardLast4: '4242',
+      cardToken: 'card_secret_token_42',
+      cardExpMonth: 12,
+      cardExpYear: 2030,
+    });
+    await consumer.waitUntil(() =>
+      consumer.records.some(
+        (record) =>
+          record.envelope.type === 'CardSaved' &&
+          (record.envelope.data as { paymentId: string }).paymentId === payment.id,
+      ),
+    );
+    const card = consumer.records.find(
+      (record) =>
+        record.envelope.type === 'CardSaved' &&
+        (record.envelope.data as { paymentId: string }).paymentId === payment.id,
+    );
+    if (!card) throw new Error('CardSaved was not published');
+    const { paymentMethodId } = card.envelope.data as { paymentMethodId: string };
+    const removed = await h.call('DELETE', `/api/payment-methods/${paymentMethodId}`, {
+      token: company.token,
+    });
+    expect(removed.status).toBe(200);
+    const stream = `PaymentMethod-${paymentMethodId}`;
+    const ofCard = () => consumer.records.filter((record) => record.key === stream);
+    await consumer.waitUntil(() => ofCard().length >= 2);
+    expect(ofCard().map((record) => [record.topic, record.envelope.type])).toEqual([
+      [`${settings.topicPrefix}.payments.v1`, 'CardSaved'],
+      [`${settings.topicPrefix}.payments.v1`, 'CardRemoved'],
+    ]);
+    const ids = { paymentMethodId, companyId: company.companyId, customerId: customer.id };
+    expect(ofCard().map((record) => record.envelope.data)).toEqual([
+      {
+        ...ids,
+        cardBrand: 'visa',
+        cardLast4: '4242',
+        expMonth: 12,
+        expYear: 2030,
+        paymentId: payment.id,
+        savedBy: company.userId,
+        savedAt: h.deps.clock().toISOString(),
+      },
+      { ...ids, removedBy: company.userId, removedAt: h.deps.clock().toISOString() },
+    ]);
+    expect(JSON.stringify(ofCard())).not.toContain('card_secret_token_42');
+  });
 });

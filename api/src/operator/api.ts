@@ -22,6 +22,7 @@ import {
   pathParams,
   queryParams,
 } from '../http';
+import { describeRoute, listDescription } from '../http/openapiSpec';
 import { companyHistory } from './companyHistory';
 import { operatorRole } from './operator';
 
@@ -143,37 +144,52 @@ async function decide(
 export const operatorRoutes: Feature = () =>
   new Hono<AppEnv>()
     .use('/operator/*', authenticate, requireRole(operatorRole))
-    .get('/operator/companies', queryParams(listQuery), async (c) => {
-      const { sort, range, filter } = c.req.valid('query');
-      const [field, order] = sort ?? ['name', 'ASC'];
-      const [start, end] = range ?? [0, 24];
-      const list = await listCompanies(c.var.deps.pool, {
-        sort: { field, order },
-        range: { start, end },
-        filter: filter ?? {},
-      });
-      const shownEnd = start + list.rows.length - 1;
-      c.header(
-        'Content-Range',
-        list.rows.length > 0
-          ? `companies ${start}-${shownEnd}/${list.total}`
-          : `companies */${list.total}`,
-      );
-      return c.json((await withLedgerBalances(c, list.rows)).map(companyRecord), 200);
-    })
-    .get('/operator/companies/:id', pathParams(companyPath), async (c) =>
-      c.json(await companyOrNotFound(c, c.req.valid('param').id), 200),
+    .get(
+      '/operator/companies',
+      describeRoute(listDescription('List companies')),
+      queryParams(listQuery),
+      async (c) => {
+        const { sort, range, filter } = c.req.valid('query');
+        const [field, order] = sort ?? ['name', 'ASC'];
+        const [start, end] = range ?? [0, 24];
+        const list = await listCompanies(c.var.deps.pool, {
+          sort: { field, order },
+          range: { start, end },
+          filter: filter ?? {},
+        });
+        const shownEnd = start + list.rows.length - 1;
+        c.header(
+          'Content-Range',
+          list.rows.length > 0
+            ? `companies ${start}-${shownEnd}/${list.total}`
+            : `companies */${list.total}`,
+        );
+        return c.json((await withLedgerBalances(c, list.rows)).map(companyRecord), 200);
+      },
     )
-    .post('/operator/companies/:id/verify', idempotent, pathParams(companyPath), async (c) => {
-      const { userId } = c.var.caller;
-      const record = await onCompany(c, c.req.valid('param').id, {
-        type: 'VerifyCompany',
-        data: { operatorId: userId, now: c.var.deps.clock() },
-      });
-      return c.json(record, 200);
-    })
+    .get(
+      '/operator/companies/:id',
+      describeRoute({ summary: 'One company' }),
+      pathParams(companyPath),
+      async (c) => c.json(await companyOrNotFound(c, c.req.valid('param').id), 200),
+    )
+    .post(
+      '/operator/companies/:id/verify',
+      describeRoute({ summary: 'Verify a company' }),
+      idempotent,
+      pathParams(companyPath),
+      async (c) => {
+        const { userId } = c.var.caller;
+        const record = await onCompany(c, c.req.valid('param').id, {
+          type: 'VerifyCompany',
+          data: { operatorId: userId, now: c.var.deps.clock() },
+        });
+        return c.json(record, 200);
+      },
+    )
     .post(
       '/operator/companies/:id/issuer',
+      describeRoute({ summary: 'Grant or withdraw issuer status' }),
       idempotent,
       pathParams(companyPath),
       jsonBody(issuerSchema),
@@ -192,6 +208,7 @@ export const operatorRoutes: Feature = () =>
     )
     .post(
       '/operator/companies/:id/suspend',
+      describeRoute({ summary: 'Suspend a company' }),
       idempotent,
       pathParams(companyPath),
       jsonBody(decisionSchema),
@@ -203,6 +220,7 @@ export const operatorRoutes: Feature = () =>
     )
     .post(
       '/operator/companies/:id/reinstate',
+      describeRoute({ summary: 'Lift a suspension' }),
       idempotent,
       pathParams(companyPath),
       jsonBody(decisionSchema),
@@ -214,6 +232,7 @@ export const operatorRoutes: Feature = () =>
     )
     .post(
       '/operator/companies/:id/revoke-verification',
+      describeRoute({ summary: 'Take a verification back' }),
       idempotent,
       pathParams(companyPath),
       jsonBody(decisionSchema),
@@ -224,9 +243,14 @@ export const operatorRoutes: Feature = () =>
         return c.json(await decide(c, command, id, reason), 200);
       },
     )
-    .get('/operator/companies/:id/history', pathParams(companyPath), async (c) => {
-      const { id } = c.req.valid('param');
-      const entries = await companyHistory(c.var.deps, c.var.caller.companyId, id);
-      if (!entries) throw notFound('Company');
-      return c.json({ id, entries }, 200);
-    });
+    .get(
+      '/operator/companies/:id/history',
+      describeRoute({ summary: 'A company’s decisions, oldest first' }),
+      pathParams(companyPath),
+      async (c) => {
+        const { id } = c.req.valid('param');
+        const entries = await companyHistory(c.var.deps, c.var.caller.companyId, id);
+        if (!entries) throw notFound('Company');
+        return c.json({ id, entries }, 200);
+      },
+    );

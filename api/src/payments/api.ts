@@ -1,8 +1,8 @@
 import { type Context, Hono } from 'hono';
-import { every } from 'hono/combine';
 import { z } from 'zod';
-import { customerAccess } from '../customers/access';
+import { customerAccessGuard } from '../customers/access';
 import { type AppEnv, type Feature, idempotent, jsonBody, waitForReadModels } from '../http';
+import { createdDescription, describeRoute } from '../http/openapiSpec';
 import {
   maxDescriptionLength,
   maxPaymentCents,
@@ -43,6 +43,7 @@ export const newPaymentSchema = z.strictObject({
     .max(maxDescriptionLength, `Max character length is ${maxDescriptionLength}`)
     .nullable()
     .optional(),
+  saveCard: z.boolean({ error: 'Must be true or false' }).optional(),
 });
 
 export const refundSchema = z.strictObject({
@@ -59,7 +60,7 @@ export const refundSchema = z.strictObject({
  * take payments, cancel and refund, compliance only reads (the same groups as customers).
  * Put on each route, not on `/payments/*`, which would also cover the gateway's public webhook.
  */
-const paymentAccess = every(...customerAccess);
+const paymentAccess = customerAccessGuard();
 
 async function answerPayment(c: Context<AppEnv>, paymentId: string, position?: bigint) {
   await waitForReadModels(c, position);
@@ -76,41 +77,62 @@ export const origin = (c: Context<AppEnv>) => ({
 
 export const paymentRoutes: Feature = () =>
   new Hono<AppEnv>()
-    .post('/payments', paymentAccess, idempotent, jsonBody(newPaymentSchema), async (c) => {
-      const body = c.req.valid('json');
-      const { paymentId, position } = await requestPayment(c.var.deps, {
-        ...origin(c),
-        terminalId: body.terminalId,
-        amountCents: body.amountCents,
-        currency: body.currency,
-        customerId: body.customerId ?? null,
-        description: body.description || null,
-      });
-      return c.json(await answerPayment(c, paymentId, position), 201);
-    })
-    .get('/payments/:id', paymentAccess, async (c) =>
+    .post(
+      '/payments',
+      describeRoute(createdDescription('Take a card payment on a terminal')),
+      paymentAccess,
+      idempotent,
+      jsonBody(newPaymentSchema),
+      async (c) => {
+        const body = c.req.valid('json');
+        const { paymentId, position } = await requestPayment(c.var.deps, {
+          ...origin(c),
+          terminalId: body.terminalId,
+          amountCents: body.amountCents,
+          currency: body.currency,
+          customerId: body.customerId ?? null,
+          description: body.description || null,
+          saveCard: body.saveCard === true,
+        });
+        return c.json(await answerPayment(c, paymentId, position), 201);
+      },
+    )
+    .get('/payments/:id', describeRoute({ summary: 'One payment' }), paymentAccess, async (c) =>
       c.json(await answerPayment(c, c.req.param('id')), 200),
     )
-    .post('/payments/:id/cancel', paymentAccess, idempotent, async (c) => {
-      const paymentId = c.req.param('id');
-      const outcome = await cancelPayment(c.var.deps, { ...origin(c), paymentId });
-      return c.json(await answerPayment(c, paymentId, outcome.position), 200);
-    })
-    .post('/payments/:id/refunds', paymentAccess, idempotent, jsonBody(refundSchema), async (c) => {
-      const paymentId = c.req.param('id');
-      const key = c.req.header('Idempotency-Key');
-      const { companyId, userId } = c.var.caller;
-      const outcome = await refundPayment(c.var.deps, {
-        ...origin(c),
-        paymentId,
-        ...c.req.valid('json'),
-        refundId: refundIdFor(
-          key === undefined ? undefined : `${companyId}\n${userId}\n${paymentId}\n${key}`,
-        ),
-      }).catch(async (error: unknown) => {
-        // The refusal is recorded: the balance and the transactions show it once this answers.
-        if (error instanceof RefundRefusedError) await waitForReadModels(c, error.position);
-        throw error;
-      });
-      return c.json(await answerPayment(c, paymentId, outcome.position), 201);
-    });
+    .post(
+      '/payments/:id/cancel',
+      describeRoute({ summary: 'Cancel a payment' }),
+      paymentAccess,
+      idempotent,
+      async (c) => {
+        const paymentId = c.req.param('id');
+        const outcome = await cancelPayment(c.var.deps, { ...origin(c), paymentId });
+        return c.json(await answerPayment(c, paymentId, outcome.position), 200);
+      },
+    )
+    .post(
+      '/payments/:id/refunds',
+      describeRoute(createdDescription('Refund a payment')),
+      paymentAccess,
+      idempotent,
+      jsonBody(refundSchema),
+      async (c) => {
+        const paymentId = c.req.param('id');
+        const key = c.req.header('Idempotency-Key');
+        const { companyId, userId } = c.var.caller;
+        const outcome = await refundPayment(c.var.deps, {
+          ...origin(c),
+          paymentId,
+          ...c.req.valid('json'),
+          refundId: refundIdFor(
+            key === undefined ? undefined : `${companyId}\n${userId}\n${paymentId}\n${key}`,
+          ),
+        }).catch(async (error: unknown) => {
+          // The refusal is recorded: the balance and the transactions show it once this answers.
+          if (error instanceof RefundRefusedError) await waitForReadModels(c, error.position);
+          throw error;
+        });
+        return c.json(await answerPayment(c, paymentId, outcome.position), 201);
+      },
+    );

@@ -535,3 +535,60 @@ describe('evolvePayment', () => {
     });
   });
 });
+
+describe('saving the card and charging a saved card', () => {
+  it('records the customer’s agreement to save the card; without a customer it is a 400 naming saveCard', () => {
+    given([])
+      .when(request({ saveCard: true }))
+      .then([{ ...requested, data: { ...requested.data, saveCard: true } } as PaymentEvent]);
+    given([])
+      .when(request({ saveCard: true, customerId: null }))
+      .thenThrows({ status: 400, fields: { saveCard: expect.any(String) } });
+  });
+
+  const charge = {
+    type: 'RequestCardCharge',
+    data: {
+      ...ids,
+      customerId: 'cu-1',
+      paymentMethodId: 'pm_1',
+      cardToken: 'card_tok',
+      amountCents: 1500,
+      currency: 'CAD',
+      description: 'Invoice 1',
+      requestedBy: 'billing',
+      now,
+      expiresAt,
+    },
+  } as const;
+
+  it('an off-session charge is a payment under the off_session terminal, carrying its card', () => {
+    given([])
+      .when(charge)
+      .then([
+        {
+          type: 'PaymentRequested',
+          data: {
+            ...ids,
+            terminalId: 'off_session',
+            amountCents: 1500,
+            currency: 'CAD',
+            customerId: 'cu-1',
+            description: 'Invoice 1',
+            requestedBy: 'billing',
+            requestedAt: now.toISOString(),
+            expiresAt: expiresAt.toISOString(),
+            paymentMethodId: 'pm_1',
+            cardToken: 'card_tok',
+          },
+        },
+      ]);
+  });
+
+  it('is recorded once (a replay is a 409) and its amount checked like any payment', () => {
+    given([requested]).when(charge).thenThrows({ status: 409 });
+    given([])
+      .when({ ...charge, data: { ...charge.data, amountCents: 0 } })
+      .thenThrows({ status: 400, fields: { amountCents: expect.any(String) } });
+  });
+});

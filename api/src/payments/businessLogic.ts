@@ -6,7 +6,7 @@ import {
   type PaymentEvent,
   paymentCurrencies,
 } from '@issuer/events';
-import type { GatewayEvent } from './gateway';
+import { type GatewayEvent, offSessionTerminalId } from './gateway';
 import {
   evolvePayment,
   initialPayment,
@@ -30,6 +30,25 @@ export type RequestPayment = {
     amountCents: number;
     currency: PaymentCurrency;
     customerId: string | null;
+    description: string | null;
+    requestedBy: string;
+    now: Date;
+    expiresAt: Date;
+    /** The customer agreed to have the card saved (only with a customer). */
+    saveCard?: boolean;
+  };
+};
+/** An off-session charge of a customer's saved card: no terminal, no card present. */
+export type RequestCardCharge = {
+  type: 'RequestCardCharge';
+  data: {
+    paymentId: string;
+    companyId: string;
+    customerId: string;
+    paymentMethodId: string;
+    cardToken: string;
+    amountCents: number;
+    currency: PaymentCurrency;
     description: string | null;
     requestedBy: string;
     now: Date;
@@ -71,6 +90,7 @@ export type PaymentCommand =
   | ConfirmRefund
   | FailRefund
   | RequestPayment
+  | RequestCardCharge
   | MarkSentToTerminal
   | RecordGatewayEvent
   | CancelPayment
@@ -82,6 +102,7 @@ export const refundExceedsMessage = (refundable: number) =>
 
 export function decidePayment(command: PaymentCommand, state: Payment): PaymentEvent[] {
   if (command.type === 'RequestPayment') return requestPayment(command, state);
+  if (command.type === 'RequestCardCharge') return requestCardCharge(command, state);
   if (state.status === 'none') throw notFound('Payment');
   switch (command.type) {
     case 'MarkSentToTerminal':
@@ -129,7 +150,7 @@ export function checkAmount(amountCents: number, field = 'amountCents'): void {
   }
 }
 
-function requestPayment({ data }: RequestPayment, state: Payment): PaymentEvent[] {
+function checkRequest(data: RequestPayment['data'] | RequestCardCharge['data'], state: Payment) {
   if (state.status !== 'none') throw conflict('This payment already exists');
   checkAmount(data.amountCents);
   if (!paymentCurrencies.includes(data.currency)) {
@@ -138,6 +159,15 @@ function requestPayment({ data }: RequestPayment, state: Payment): PaymentEvent[
   if (data.description !== null && data.description.length > maxDescriptionLength) {
     const message = `Max character length is ${maxDescriptionLength}`;
     throw invalid(message, { description: message });
+  }
+}
+
+export const saveCardNeedsCustomer = 'Saving the card needs a customer: choose one first';
+
+function requestPayment({ data }: RequestPayment, state: Payment): PaymentEvent[] {
+  checkRequest(data, state);
+  if (data.saveCard && data.customerId === null) {
+    throw invalid(saveCardNeedsCustomer, { saveCard: saveCardNeedsCustomer });
   }
   return [
     {
@@ -153,6 +183,30 @@ function requestPayment({ data }: RequestPayment, state: Payment): PaymentEvent[
         requestedBy: data.requestedBy,
         requestedAt: data.now.toISOString(),
         expiresAt: data.expiresAt.toISOString(),
+        ...(data.saveCard ? { saveCard: true } : {}),
+      },
+    },
+  ];
+}
+
+function requestCardCharge({ data }: RequestCardCharge, state: Payment): PaymentEvent[] {
+  checkRequest(data, state);
+  return [
+    {
+      type: 'PaymentRequested',
+      data: {
+        paymentId: data.paymentId,
+        companyId: data.companyId,
+        terminalId: offSessionTerminalId,
+        amountCents: data.amountCents,
+        currency: data.currency,
+        customerId: data.customerId,
+        description: data.description,
+        requestedBy: data.requestedBy,
+        requestedAt: data.now.toISOString(),
+        expiresAt: data.expiresAt.toISOString(),
+        paymentMethodId: data.paymentMethodId,
+        cardToken: data.cardToken,
       },
     },
   ];

@@ -14,6 +14,12 @@ export interface PaymentTerminalGateway {
    * for the same payment answers the same `gatewayPaymentId` and charges nothing new.
    */
   sendPayment(request: TerminalPaymentRequest): Promise<{ gatewayPaymentId: string }>;
+  /**
+   * Charges a saved card off-session (no terminal, no card present), as Stripe's PaymentIntent
+   * with `off_session: true`. Idempotent by `paymentId`; the outcome comes back by webhook like a
+   * terminal payment's (authorized and captured, or declined).
+   */
+  chargeSavedCard(request: SavedCardChargeRequest): Promise<{ gatewayPaymentId: string }>;
   /** Clears a payment still waiting on its terminal; a payment already decided stays as it is. */
   cancelPayment(request: { paymentId: string; terminalId: string }): Promise<void>;
   /**
@@ -37,6 +43,27 @@ export interface TerminalPaymentRequest {
   currency: PaymentCurrency;
   /** The processor stops waiting for a card at this time. */
   expiresAt: string;
+  /** The customer agreed to have the card saved: the capture's webhook carries a reusable token. */
+  saveCard?: boolean;
+}
+
+/** The terminal id an off-session charge of a saved card is recorded under: no terminal took it. */
+export const offSessionTerminalId = 'off_session';
+
+export interface SavedCardChargeRequest {
+  paymentId: string;
+  companyId: string;
+  /** The processor's reusable token of the saved card (never a card number). */
+  cardToken: string;
+  amountCents: number;
+  currency: PaymentCurrency;
+}
+
+/** What the capture of a payment with `saveCard` hands back: the card, reusable, without its number. */
+export interface SavedCardDetails {
+  cardToken: string;
+  cardExpMonth: number;
+  cardExpYear: number;
 }
 
 /**
@@ -49,7 +76,7 @@ export type GatewayEvent =
       amountCents: number;
       cardBrand: string;
       cardLast4: string;
-    })
+    } & Partial<SavedCardDetails>)
   | (GatewayEventBase & { type: 'payment.declined'; reason: DeclineReason });
 
 interface GatewayEventBase {

@@ -44,6 +44,11 @@ export interface PaymentDetails {
   requestedBy: string;
   requestedAt: string;
   expiresAt: string;
+  /** The customer agreed to have the card saved once the payment is captured. */
+  saveCard: boolean;
+  /** An off-session charge of this saved card (and its token, for a resend); null at a terminal. */
+  paymentMethodId: string | null;
+  cardToken: string | null;
   gatewayPaymentId: string | null;
   cardBrand: string | null;
   cardLast4: string | null;
@@ -169,6 +174,9 @@ function requested(data: Extract<PaymentEvent, { type: 'PaymentRequested' }>['da
     requestedBy: data.requestedBy,
     requestedAt: data.requestedAt,
     expiresAt: data.expiresAt,
+    saveCard: data.saveCard === true,
+    paymentMethodId: data.paymentMethodId ?? null,
+    cardToken: data.cardToken ?? null,
     gatewayPaymentId: null,
     cardBrand: null,
     cardLast4: null,

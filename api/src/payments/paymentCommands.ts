@@ -1,6 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import {
   DomainError,
+  invalid,
   notFound,
   type PaymentCurrency,
   type PaymentEvent,
@@ -12,7 +13,8 @@ import { customerDecider } from '../customers/businessLogic';
 import { customerStream } from '../customers/customerCommands';
 import { type AppDependencies, foldStream } from '../http';
 import { type CommandOrigin, runOnStream } from '../http/streamCommands';
-import { type PaymentCommand, paymentDecider } from './businessLogic';
+import { saveCardOfCapture } from '../paymentMethods/paymentMethodCommands';
+import { type PaymentCommand, paymentDecider, saveCardNeedsCustomer } from './businessLogic';
 import { type GatewayEvent, RefundRefused, refundRefusedCode } from './gateway';
 import { isPayment, type Payment, type PaymentDetails } from './payment';
 
@@ -23,10 +25,9 @@ import { isPayment, type Payment, type PaymentDetails } from './payment';
  * re-decided, so a rule such as "never refund more than was captured" holds under any load.
  */
 
-export type PaymentDeps = Pick<
-  AppDependencies,
-  'store' | 'clock' | 'config' | 'logger' | 'paymentGateway'
->;
+export type PaymentDeps = Pick<AppDependencies, 'store' | 'clock' | 'logger' | 'paymentGateway'> & {
+  config: Pick<AppDependencies['config'], 'paymentTimeoutSeconds'>;
+};
 
 export type { CommandOrigin };
 
@@ -83,6 +84,8 @@ export interface RequestPaymentInput extends CommandOrigin {
   currency: PaymentCurrency;
   customerId: string | null;
   description: string | null;
+  /** The customer agreed to have the card saved for later charges. */
+  saveCard?: boolean;
 }
 
 /**
@@ -94,6 +97,9 @@ export async function requestPayment(
   deps: PaymentDeps,
   input: RequestPaymentInput,
 ): Promise<{ paymentId: string; position: bigint | undefined }> {
+  if (input.saveCard && input.customerId === null) {
+    throw invalid(saveCardNeedsCustomer, { saveCard: saveCardNeedsCustomer });
+  }
   await checkTerminal(deps, input.companyId, input.terminalId);
   if (input.customerId !== null) await checkCustomer(deps, input.companyId, input.customerId);
   const paymentId = newPaymentId();
@@ -115,6 +121,7 @@ export async function requestPayment(
         requestedBy: input.actorId,
         now,
         expiresAt: new Date(now.getTime() + timeoutSeconds * 1000),
+        saveCard: input.saveCard === true,
       },
     },
     { ...input, userId: input.actorId },
@@ -159,14 +166,23 @@ export async function sendPaymentToTerminal(
   const { state } = await loadPayment(deps, paymentId);
   if (!isPayment(state)) throw notFound('Payment');
   if (state.status !== 'pending') return { state, events: [], position: undefined };
-  const { gatewayPaymentId } = await deps.paymentGateway.sendPayment({
-    paymentId,
-    companyId: state.companyId,
-    terminalId: state.terminalId,
-    amountCents: state.amountCents,
-    currency: state.currency,
-    expiresAt: state.expiresAt,
-  });
+  const { gatewayPaymentId } = state.cardToken
+    ? await deps.paymentGateway.chargeSavedCard({
+        paymentId,
+        companyId: state.companyId,
+        cardToken: state.cardToken,
+        amountCents: state.amountCents,
+        currency: state.currency,
+      })
+    : await deps.paymentGateway.sendPayment({
+        paymentId,
+        companyId: state.companyId,
+        terminalId: state.terminalId,
+        amountCents: state.amountCents,
+        currency: state.currency,
+        expiresAt: state.expiresAt,
+        ...(state.saveCard ? { saveCard: true } : {}),
+      });
   return runOnPayment(
     deps,
     paymentId,
@@ -175,18 +191,71 @@ export async function sendPaymentToTerminal(
   );
 }
 
-/** A webhook's report; a duplicate or a late one changes nothing. The event id is the cause. */
-export function recordGatewayEvent(
+/**
+ * A webhook's report; a duplicate or a late one changes nothing. The event id is the cause. A
+ * capture that hands back a reusable card (the customer agreed) saves it, also on a redelivery,
+ * so a crash between the two is mended by the processor's retry.
+ */
+export async function recordGatewayEvent(
   deps: PaymentDeps,
   event: GatewayEvent,
   origin: CommandOrigin = {},
 ): Promise<PaymentOutcome> {
-  return runOnPayment(
+  const cause = { causationId: event.id, ...origin };
+  const outcome = await runOnPayment(
     deps,
     event.paymentId,
     { type: 'RecordGatewayEvent', data: { event } },
-    { causationId: event.id, ...origin },
+    cause,
   );
+  if (isPayment(outcome.state)) await saveCardOfCapture(deps, outcome.state, event, cause);
+  return outcome;
+}
+
+export interface ChargeSavedCardInput extends CommandOrigin {
+  /** Derived by the caller (an invoice attempt), so a replay finds the same payment. */
+  paymentId: string;
+  companyId: string;
+  customerId: string;
+  paymentMethodId: string;
+  cardToken: string;
+  amountCents: number;
+  description: string | null;
+  requestedBy: string;
+}
+
+/**
+ * Charges a saved card off-session: recorded first (a payment like any other, under the
+ * `off_session` terminal id), then handed to the gateway, idempotent by the payment id. A payment
+ * already recorded is only sent again if it is still pending (the resumer does the same).
+ */
+export async function chargeSavedCard(
+  deps: PaymentDeps,
+  input: ChargeSavedCardInput,
+): Promise<PaymentOutcome> {
+  const now = deps.clock();
+  const timeoutSeconds = deps.config.paymentTimeoutSeconds ?? defaultPaymentTimeoutSeconds;
+  const { state } = await loadPayment(deps, input.paymentId);
+  if (!isPayment(state)) {
+    await runOnPayment(
+      deps,
+      input.paymentId,
+      {
+        type: 'RequestCardCharge',
+        data: {
+          ...input,
+          currency: 'CAD',
+          now,
+          expiresAt: new Date(now.getTime() + timeoutSeconds * 1000),
+        },
+      },
+      input,
+    ).catch((error: unknown) => {
+      // Another process recorded the same charge at the same moment: the same derived id.
+      if (!(error instanceof DomainError && error.status === 409)) throw error;
+    });
+  }
+  return sendPaymentToTerminal(deps, input.paymentId, input);
 }
 
 /** Cancels a payment still waiting for its card, then clears it from the terminal. */

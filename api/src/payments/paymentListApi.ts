@@ -6,10 +6,10 @@ import {
   paymentStatuses,
 } from '@issuer/projections';
 import { Hono } from 'hono';
-import { every } from 'hono/combine';
 import { z } from 'zod';
-import { customerAccess } from '../customers/access';
+import { customerAccessGuard } from '../customers/access';
 import { type AppEnv, type Feature, jsonEncoded, queryParams } from '../http';
+import { describeRoute, listDescription } from '../http/openapiSpec';
 import {
   idParam,
   listWindow,
@@ -54,14 +54,20 @@ const listQuerySchema = z.strictObject({
 export const paymentListRoutes: Feature = () =>
   new Hono<AppEnv>()
     // On the route, not `use`: W1's POST /payments shares the path.
-    .get('/payments', every(...customerAccess), queryParams(listQuerySchema), async (c) => {
-      const query = c.req.valid('query');
-      const window = listWindow(query, 'requestedAt');
-      const list = await listPayments(c.var.deps.pool, {
-        companyId: c.var.caller.companyId,
-        ...window,
-        filter: query.filter ?? {},
-      });
-      setContentRange(c, 'payments', window.range.start, list.rows.length, list.total);
-      return c.json(list.rows.map(paymentResource), 200);
-    });
+    .get(
+      '/payments',
+      describeRoute(listDescription('List payments')),
+      customerAccessGuard(),
+      queryParams(listQuerySchema),
+      async (c) => {
+        const query = c.req.valid('query');
+        const window = listWindow(query, 'requestedAt');
+        const list = await listPayments(c.var.deps.pool, {
+          companyId: c.var.caller.companyId,
+          ...window,
+          filter: query.filter ?? {},
+        });
+        setContentRange(c, 'payments', window.range.start, list.rows.length, list.total);
+        return c.json(list.rows.map(paymentResource), 200);
+      },
+    );

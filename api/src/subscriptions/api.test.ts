@@ -172,8 +172,15 @@ describe('subscriptions', () => {
     expect(await fieldsOf(await bad({ collectionMethod: 'cash' }))).toHaveProperty(
       'collectionMethod',
     );
-    expect(await fieldsOf(await bad({ collectionMethod: 'card' }))).toHaveProperty(
-      'collectionMethod',
+    // No saved card yet: 409 naming what is missing.
+    expect(await fieldsOf(await bad({ collectionMethod: 'card' }), 409)).toHaveProperty(
+      'paymentMethodId',
+    );
+    expect(
+      await fieldsOf(await bad({ collectionMethod: 'card', paymentMethodId: 5 })),
+    ).toHaveProperty('paymentMethodId');
+    expect(await fieldsOf(await bad({ paymentMethodId: 'pm_x' }))).toHaveProperty(
+      'paymentMethodId',
     );
     expect(await fieldsOf(await bad({ startAt: 'tomorrow' }))).toHaveProperty('startAt');
     expect(await fieldsOf(await bad({ startAt: '2001-01-01T00:00:00Z' }))).toHaveProperty(
@@ -228,7 +235,24 @@ describe('billing through the API', () => {
       status: 'sent',
       amountCents: 2500,
       customerId: company.customerId,
+      invoiceId: invoice?.id,
+      reference: invoice?.number,
     });
+    const linked = await list(company, '/api/etransfers', { id: [etransfer.id] });
+    expect(linked.rows).toMatchObject([{ id: etransfer.id, invoiceId: invoice?.id }]);
+    const detail = await h.call('GET', `/api/invoices/${invoice?.id}`, { token: company.token });
+    expect(detail.status).toBe(200);
+    expect(await jsonOf(detail)).toMatchObject({
+      id: invoice?.id,
+      subscriptionId: sub.id,
+      customerId: company.customerId,
+      etransferId: etransfer.id,
+      status: 'open',
+    });
+    const theirs = await h.call('GET', `/api/invoices/${invoice?.id}`, { token: b.token });
+    expect(theirs.status).toBe(404);
+    expect((await errorOf(theirs)).message).toMatch(/Invoice/);
+    expect((await h.call('GET', '/api/invoices/inv_x', { token: a.token })).status).toBe(404);
     expect((await post(company, `/api/etransfers/${etransfer.id}/simulator/deposit`)).status).toBe(
       202,
     );

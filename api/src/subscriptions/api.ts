@@ -1,8 +1,7 @@
 import { collectionMethods, finalFailureActions, notFound, planIntervals } from '@issuer/events';
 import { type Context, Hono } from 'hono';
-import { every } from 'hono/combine';
 import { z } from 'zod';
-import { customerAccess } from '../customers/access';
+import { customerAccessGuard } from '../customers/access';
 import {
   type AppEnv,
   type Feature,
@@ -12,6 +11,12 @@ import {
   queryParams,
   waitForReadModels,
 } from '../http';
+import {
+  answerDescription,
+  createdDescription,
+  describeRoute,
+  listDescription,
+} from '../http/openapiSpec';
 import { amountCents, origin } from '../payments/api';
 import {
   idParam,
@@ -24,6 +29,7 @@ import {
 } from '../transactions/listParams';
 import { maxPlanNameLength, maxTrialDays } from './plan';
 import {
+  getInvoice,
   getPlan,
   getSubscription,
   invoiceSortFields,
@@ -78,6 +84,8 @@ export const subscribeSchema = z.strictObject({
   collectionMethod: z
     .enum(collectionMethods, { error: `One of ${collectionMethods.join(', ')}` })
     .optional(),
+  /** With `card`: which saved card; absent, the customer's newest. */
+  paymentMethodId: chosen('saved card').nullable().optional(),
   startAt: z.iso
     .datetime({ offset: true, error: 'Must be a date and time (ISO 8601)' })
     .nullable()
@@ -138,7 +146,7 @@ const invoiceListSchema = z.strictObject({
 });
 
 /** Admin, staff and user manage billing; compliance reads (as with payments and e-transfers). */
-const access = every(...customerAccess);
+const access = customerAccessGuard();
 
 async function answerPlan(c: Context<AppEnv>, planId: string, position?: bigint) {
   await waitForReadModels(c, position);
@@ -170,103 +178,189 @@ async function act(c: Context<AppEnv>, action: SubscriptionAction) {
  */
 export const subscriptionRoutes: Feature = () =>
   new Hono<AppEnv>()
-    .get('/plans', access, queryParams(planListSchema), async (c) => {
-      const query = c.req.valid('query');
-      const window = listWindow(query, 'createdAt');
-      const list = await listPlans(c.var.deps.pool, c.var.caller.companyId, {
-        ...window,
-        filter: query.filter ?? {},
-      });
-      setContentRange(c, 'plans', window.range.start, list.rows.length, list.total);
-      return c.json(list.rows, 200);
-    })
-    .post('/plans', access, idempotent, jsonBody(planSchema), async (c) => {
-      const body = c.req.valid('json');
-      const { planId, position } = await createPlan(c.var.deps, {
-        ...origin(c),
-        ...body,
-        intervalCount: body.intervalCount ?? 1,
-        trialDays: body.trialDays ?? 0,
-      });
-      return c.json(await answerPlan(c, planId, position), 201);
-    })
-    .get('/plans/:id', access, async (c) => c.json(await answerPlan(c, c.req.param('id')), 200))
-    .put('/plans/:id', access, idempotent, jsonBody(planSchema), async (c) => {
-      const body = c.req.valid('json');
-      const planId = c.req.param('id');
-      const outcome = await updatePlan(c.var.deps, {
-        ...origin(c),
-        ...body,
-        planId,
-        intervalCount: body.intervalCount ?? 1,
-        trialDays: body.trialDays ?? 0,
-      });
-      return c.json(await answerPlan(c, planId, outcome.position), 200);
-    })
-    .post('/plans/:id/archive', access, idempotent, async (c) => {
-      const planId = c.req.param('id');
-      const outcome = await archivePlan(c.var.deps, { ...origin(c), planId });
-      return c.json(await answerPlan(c, planId, outcome.position), 200);
-    })
-    .get('/subscriptions', access, queryParams(subscriptionListSchema), async (c) => {
-      const query = c.req.valid('query');
-      const window = listWindow(query, 'createdAt');
-      const list = await listSubscriptions(c.var.deps.pool, c.var.caller.companyId, {
-        ...window,
-        filter: query.filter ?? {},
-      });
-      setContentRange(c, 'subscriptions', window.range.start, list.rows.length, list.total);
-      return c.json(list.rows, 200);
-    })
-    .post('/subscriptions', access, idempotent, jsonBody(subscribeSchema), async (c) => {
-      const body = c.req.valid('json');
-      const { subscriptionId, position } = await subscribe(c.var.deps, {
-        ...origin(c),
-        customerId: body.customerId,
-        planId: body.planId,
-        collectionMethod: body.collectionMethod ?? 'etransfer',
-        startAt: body.startAt ? new Date(body.startAt) : null,
-      });
-      return c.json(await answerSubscription(c, subscriptionId, position), 201);
-    })
-    .get('/subscriptions/:id', access, async (c) =>
+    .get(
+      '/plans',
+      describeRoute(listDescription('List plans')),
+      access,
+      queryParams(planListSchema),
+      async (c) => {
+        const query = c.req.valid('query');
+        const window = listWindow(query, 'createdAt');
+        const list = await listPlans(c.var.deps.pool, c.var.caller.companyId, {
+          ...window,
+          filter: query.filter ?? {},
+        });
+        setContentRange(c, 'plans', window.range.start, list.rows.length, list.total);
+        return c.json(list.rows, 200);
+      },
+    )
+    .post(
+      '/plans',
+      describeRoute(createdDescription('Create a plan')),
+      access,
+      idempotent,
+      jsonBody(planSchema),
+      async (c) => {
+        const body = c.req.valid('json');
+        const { planId, position } = await createPlan(c.var.deps, {
+          ...origin(c),
+          ...body,
+          intervalCount: body.intervalCount ?? 1,
+          trialDays: body.trialDays ?? 0,
+        });
+        return c.json(await answerPlan(c, planId, position), 201);
+      },
+    )
+    .get('/plans/:id', describeRoute({ summary: 'One plan' }), access, async (c) =>
+      c.json(await answerPlan(c, c.req.param('id')), 200),
+    )
+    .put(
+      '/plans/:id',
+      describeRoute({ summary: 'Change a plan' }),
+      access,
+      idempotent,
+      jsonBody(planSchema),
+      async (c) => {
+        const body = c.req.valid('json');
+        const planId = c.req.param('id');
+        const outcome = await updatePlan(c.var.deps, {
+          ...origin(c),
+          ...body,
+          planId,
+          intervalCount: body.intervalCount ?? 1,
+          trialDays: body.trialDays ?? 0,
+        });
+        return c.json(await answerPlan(c, planId, outcome.position), 200);
+      },
+    )
+    .post(
+      '/plans/:id/archive',
+      describeRoute({ summary: 'Archive a plan' }),
+      access,
+      idempotent,
+      async (c) => {
+        const planId = c.req.param('id');
+        const outcome = await archivePlan(c.var.deps, { ...origin(c), planId });
+        return c.json(await answerPlan(c, planId, outcome.position), 200);
+      },
+    )
+    .get(
+      '/subscriptions',
+      describeRoute(listDescription('List subscriptions')),
+      access,
+      queryParams(subscriptionListSchema),
+      async (c) => {
+        const query = c.req.valid('query');
+        const window = listWindow(query, 'createdAt');
+        const list = await listSubscriptions(c.var.deps.pool, c.var.caller.companyId, {
+          ...window,
+          filter: query.filter ?? {},
+        });
+        setContentRange(c, 'subscriptions', window.range.start, list.rows.length, list.total);
+        return c.json(list.rows, 200);
+      },
+    )
+    .post(
+      '/subscriptions',
+      describeRoute(createdDescription('Subscribe a customer to a plan')),
+      access,
+      idempotent,
+      jsonBody(subscribeSchema),
+      async (c) => {
+        const body = c.req.valid('json');
+        const { subscriptionId, position } = await subscribe(c.var.deps, {
+          ...origin(c),
+          customerId: body.customerId,
+          planId: body.planId,
+          collectionMethod: body.collectionMethod ?? 'etransfer',
+          paymentMethodId: body.paymentMethodId ?? null,
+          startAt: body.startAt ? new Date(body.startAt) : null,
+        });
+        return c.json(await answerSubscription(c, subscriptionId, position), 201);
+      },
+    )
+    .get('/subscriptions/:id', describeRoute({ summary: 'One subscription' }), access, async (c) =>
       c.json(await answerSubscription(c, c.req.param('id')), 200),
     )
-    .post('/subscriptions/:id/pause', access, idempotent, (c) =>
-      act(c, { type: 'PauseSubscription' }),
+    .post(
+      '/subscriptions/:id/pause',
+      describeRoute({ summary: 'Pause a subscription' }),
+      access,
+      idempotent,
+      (c) => act(c, { type: 'PauseSubscription' }),
     )
-    .post('/subscriptions/:id/resume', access, idempotent, (c) =>
-      act(c, { type: 'ResumeSubscription' }),
+    .post(
+      '/subscriptions/:id/resume',
+      describeRoute({ summary: 'Resume a subscription' }),
+      access,
+      idempotent,
+      (c) => act(c, { type: 'ResumeSubscription' }),
     )
-    .post('/subscriptions/:id/cancel', access, idempotent, jsonBody(cancelSchema), (c) =>
-      act(c, { type: 'CancelSubscription', atPeriodEnd: c.req.valid('json').atPeriodEnd ?? false }),
+    .post(
+      '/subscriptions/:id/cancel',
+      describeRoute({ summary: 'Cancel a subscription' }),
+      access,
+      idempotent,
+      jsonBody(cancelSchema),
+      (c) =>
+        act(c, {
+          type: 'CancelSubscription',
+          atPeriodEnd: c.req.valid('json').atPeriodEnd ?? false,
+        }),
     )
-    .post('/subscriptions/:id/change-plan', access, idempotent, jsonBody(changePlanSchema), (c) =>
-      act(c, { type: 'ChangePlan', planId: c.req.valid('json').planId }),
+    .post(
+      '/subscriptions/:id/change-plan',
+      describeRoute({ summary: 'Move a subscription to another plan' }),
+      access,
+      idempotent,
+      jsonBody(changePlanSchema),
+      (c) => act(c, { type: 'ChangePlan', planId: c.req.valid('json').planId }),
     )
-    .get('/invoices', access, queryParams(invoiceListSchema), async (c) => {
-      const query = c.req.valid('query');
-      const window = listWindow(query, 'issuedAt');
-      const list = await listInvoices(c.var.deps.pool, c.var.caller.companyId, {
-        ...window,
-        filter: query.filter ?? {},
-      });
-      setContentRange(c, 'invoices', window.range.start, list.rows.length, list.total);
-      return c.json(list.rows, 200);
+    .get(
+      '/invoices',
+      describeRoute(listDescription('List invoices')),
+      access,
+      queryParams(invoiceListSchema),
+      async (c) => {
+        const query = c.req.valid('query');
+        const window = listWindow(query, 'issuedAt');
+        const list = await listInvoices(c.var.deps.pool, c.var.caller.companyId, {
+          ...window,
+          filter: query.filter ?? {},
+        });
+        setContentRange(c, 'invoices', window.range.start, list.rows.length, list.total);
+        return c.json(list.rows, 200);
+      },
+    )
+    .get('/invoices/:id', describeRoute({ summary: 'One invoice' }), access, async (c) => {
+      const invoice = await getInvoice(c.var.deps.pool, c.var.caller.companyId, c.req.param('id'));
+      if (!invoice) throw notFound('Invoice');
+      return c.json(invoice, 200);
     })
-    .get('/billing/settings', access, async (c) =>
-      c.json(await loadBillingSettings(c.var.deps, c.var.caller.companyId), 200),
+    .get(
+      '/billing/settings',
+      describeRoute(answerDescription('Billing settings', 200, settingsSchema)),
+      access,
+      async (c) => c.json(await loadBillingSettings(c.var.deps, c.var.caller.companyId), 200),
     )
-    .put('/billing/settings', access, idempotent, jsonBody(settingsSchema), async (c) => {
-      const body = c.req.valid('json');
-      await updateBillingSettings(c.var.deps, { ...origin(c), ...body });
-      return c.json(await loadBillingSettings(c.var.deps, c.var.caller.companyId), 200);
-    });
+    .put(
+      '/billing/settings',
+      describeRoute(answerDescription('Change the billing settings', 200, settingsSchema)),
+      access,
+      idempotent,
+      jsonBody(settingsSchema),
+      async (c) => {
+        const body = c.req.valid('json');
+        await updateBillingSettings(c.var.deps, { ...origin(c), ...body });
+        return c.json(await loadBillingSettings(c.var.deps, c.var.caller.companyId), 200);
+      },
+    );
 
 /** The seed client's `GET /api/contacts-app/subscriptions`: `id` is the view; the same read model. */
 export const legacySubscriptionRoutes: Feature = () =>
   new Hono<AppEnv>().get(
     '/contacts-app/subscriptions',
+    describeRoute({ summary: 'Subscriptions by view (seed client)' }),
     access,
     queryParams(
       z.strictObject({

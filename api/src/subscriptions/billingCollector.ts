@@ -1,9 +1,11 @@
 import {
   asEtransferEvent,
+  asPaymentEvent,
   asSubscriptionEvent,
   type CollectionFailureReason,
   type EtransferEvent,
   type InvoiceCollectionAttempted,
+  type PaymentEvent,
   type RecordedEvent,
 } from '@issuer/events';
 import type { Pool } from 'pg';
@@ -20,6 +22,15 @@ import {
 import { applyDdlOnce, foldStream } from '../http';
 import { periodic } from '../http/periodic';
 import { runOnStream } from '../http/streamCommands';
+import { isSavedCard } from '../paymentMethods/businessLogic';
+import { loadPaymentMethod } from '../paymentMethods/paymentMethodCommands';
+import { isPayment } from '../payments/payment';
+import {
+  chargeSavedCard,
+  loadPayment,
+  type PaymentDeps,
+  sendPaymentToTerminal,
+} from '../payments/paymentCommands';
 import { addDays } from './periods';
 import { isSubscription } from './subscription';
 import { loadSubscription, recordCollectionOutcome } from './subscriptionCommands';
@@ -35,6 +46,7 @@ CREATE TABLE IF NOT EXISTS process_checkpoints (
 );
 INSERT INTO process_checkpoints (name, position) VALUES ('${checkpointName}', -1)
   ON CONFLICT (name) DO NOTHING;
+-- etransfer_id: the attempt's collection id, its e-transfer or (by card) its payment.
 CREATE TABLE IF NOT EXISTS billing_collections (
   etransfer_id text PRIMARY KEY,
   subscription_id text NOT NULL,
@@ -47,6 +59,9 @@ export function migrateBillingCollector(pool: Pool): Promise<void> {
   return applyDdlOnce(pool, 'issuer-portal:migrate-billing-collector', ddl);
 }
 
+/** The e-transfer side and the card side (the payment gateway) of collection. */
+export type CollectorDeps = EtransferDeps & PaymentDeps;
+
 export interface BillingCollector {
   /** Handles every event after the checkpoint; resolves with how many it acted on. */
   runOnce(): Promise<number>;
@@ -54,12 +69,30 @@ export interface BillingCollector {
   stop(): Promise<void>;
 }
 
-const outcomes: Partial<Record<EtransferEvent['type'], CollectionFailureReason | 'paid'>> = {
+type Outcome = CollectionFailureReason | 'paid';
+const outcomes: Partial<Record<EtransferEvent['type'] | PaymentEvent['type'], Outcome>> = {
   EtransferDeposited: 'paid',
   EtransferDeclined: 'declined',
   EtransferExpired: 'expired',
   EtransferCancelled: 'cancelled',
+  PaymentCaptured: 'paid',
+  PaymentDeclined: 'declined',
+  PaymentExpired: 'expired',
+  PaymentCancelled: 'cancelled',
 };
+
+/** An e-transfer's or a payment's end that may answer a collection attempt, by collection id. */
+function outcomeOf(event: RecordedEvent): { collectionId: string; outcome: Outcome } | undefined {
+  const transfer = asEtransferEvent(event);
+  const payment = transfer ? undefined : asPaymentEvent(event);
+  const outcome = outcomes[(transfer ?? payment)?.type as keyof typeof outcomes];
+  if (!outcome) return undefined;
+  if (transfer) return { collectionId: transfer.data.etransferId, outcome };
+  return payment && { collectionId: payment.data.paymentId, outcome };
+}
+
+const collectionIdOfAttempt = ({ data }: InvoiceCollectionAttempted) =>
+  data.paymentId ?? data.etransferId;
 
 /**
  * The process manager between invoices and e-transfers, read from the global log after its own
@@ -73,7 +106,7 @@ const outcomes: Partial<Record<EtransferEvent['type'], CollectionFailureReason |
  *   attempt failed (the subscription decides the retry, or unpaid/cancelled after the last).
  */
 export function createBillingCollector(
-  deps: EtransferDeps,
+  deps: CollectorDeps,
   { intervalMs = 1_000, batchSize = 500, concurrency = 8 } = {},
 ): BillingCollector {
   /** The subscription each event of the batch acts on; events of no subscription are left out. */
@@ -84,10 +117,10 @@ export function createBillingCollector(
     for (const event of events) {
       const attempt = asSubscriptionEvent(event);
       if (attempt?.type === 'InvoiceCollectionAttempted') {
-        known.set(attempt.data.etransferId, attempt.data.subscriptionId);
+        known.set(collectionIdOfAttempt(attempt), attempt.data.subscriptionId);
       } else {
-        const transfer = asEtransferEvent(event);
-        if (transfer && outcomes[transfer.type]) unknown.push(transfer.data.etransferId);
+        const ended = outcomeOf(event);
+        if (ended) unknown.push(ended.collectionId);
       }
     }
     if (unknown.length > 0) {
@@ -99,11 +132,11 @@ export function createBillingCollector(
     }
     for (const event of events) {
       const attempt = asSubscriptionEvent(event);
-      const etransferId =
+      const collectionId =
         attempt?.type === 'InvoiceCollectionAttempted'
-          ? attempt.data.etransferId
-          : asEtransferEvent(event)?.data.etransferId;
-      const subscriptionId = etransferId && known.get(etransferId);
+          ? collectionIdOfAttempt(attempt)
+          : outcomeOf(event)?.collectionId;
+      const subscriptionId = collectionId && known.get(collectionId);
       if (subscriptionId) keys.set(event, subscriptionId);
     }
     return keys;
@@ -112,15 +145,16 @@ export function createBillingCollector(
   async function handle(event: RecordedEvent): Promise<void> {
     const attempt = asSubscriptionEvent(event);
     if (attempt?.type === 'InvoiceCollectionAttempted') {
-      await collect(deps, attempt, event);
+      if (attempt.data.paymentId) await collectByCard(deps, attempt, event);
+      else await collect(deps, attempt, event);
       return;
     }
-    const transfer = asEtransferEvent(event);
-    const outcome = transfer && outcomes[transfer.type];
-    if (!transfer || !outcome) return;
+    const ended = outcomeOf(event);
+    if (!ended) return;
+    const { collectionId, outcome } = ended;
     const { rows } = await deps.pool.query<{ subscription_id: string }>(
       'SELECT subscription_id FROM billing_collections WHERE etransfer_id = $1',
-      [transfer.data.etransferId],
+      [collectionId],
     );
     const subscriptionId = rows[0]?.subscription_id;
     if (!subscriptionId) return;
@@ -128,7 +162,7 @@ export function createBillingCollector(
       deps,
       {
         subscriptionId,
-        etransferId: transfer.data.etransferId,
+        collectionId,
         outcome: outcome === 'paid' ? { paid: true } : { paid: false, reason: outcome },
       },
       { causationId: event.id, correlationId: event.metadata.correlationId },
@@ -220,7 +254,7 @@ async function collect(
         deps,
         {
           subscriptionId: data.subscriptionId,
-          etransferId: data.etransferId,
+          collectionId: data.etransferId,
           outcome: { paid: false, reason: 'not_sent' },
         },
         origin,
@@ -245,6 +279,7 @@ async function collect(
           requestedBy: 'billing',
           now,
           expiresAt: addDays(now, collectionWindowDays),
+          invoiceId: invoice.invoiceId,
         },
       },
       (state) => (isEtransfer(state) ? state.companyId : undefined),
@@ -262,6 +297,69 @@ async function collect(
       { err: error, etransferId: data.etransferId },
       'sending an invoice request failed',
     );
+  }
+}
+
+/**
+ * A card attempt: remembers its payment (as `collect` does its e-transfer), then charges the
+ * subscription's saved card off-session under the payment id the attempt derived, so a replay
+ * finds the same payment and the gateway, idempotent by that id, charges once. A card removed
+ * since (or gone) fails the attempt as not sent: the retry schedule goes on.
+ */
+async function collectByCard(
+  deps: CollectorDeps,
+  { data }: InvoiceCollectionAttempted,
+  event: RecordedEvent,
+) {
+  const paymentId = data.paymentId ?? '';
+  await deps.pool.query(
+    `INSERT INTO billing_collections (etransfer_id, subscription_id, invoice_id, attempt)
+     VALUES ($1, $2, $3, $4) ON CONFLICT (etransfer_id) DO NOTHING`,
+    [paymentId, data.subscriptionId, data.invoiceId, data.attempt],
+  );
+  const origin = { causationId: event.id, correlationId: event.metadata.correlationId };
+  const existing = await loadPayment(deps, paymentId);
+  if (!isPayment(existing.state)) {
+    const subscription = await loadSubscription(deps, data.subscriptionId);
+    if (!isSubscription(subscription)) return;
+    const card = subscription.paymentMethodId
+      ? await loadPaymentMethod(deps, subscription.paymentMethodId)
+      : undefined;
+    const invoice = subscription.invoices.find((i) => i.invoiceId === data.invoiceId);
+    if (!card || !isSavedCard(card) || card.status === 'removed' || !invoice) {
+      await recordCollectionOutcome(
+        deps,
+        {
+          subscriptionId: data.subscriptionId,
+          collectionId: paymentId,
+          outcome: { paid: false, reason: 'not_sent' },
+        },
+        origin,
+      );
+      return;
+    }
+    try {
+      await chargeSavedCard(deps, {
+        ...origin,
+        paymentId,
+        companyId: subscription.companyId,
+        customerId: subscription.customerId,
+        paymentMethodId: card.paymentMethodId,
+        cardToken: card.cardToken,
+        amountCents: data.amountCents,
+        description: `Invoice ${invoice.number}: ${invoice.planName}`,
+        requestedBy: 'billing',
+      });
+    } catch (error) {
+      // Recorded and pending: the payment resumer hands it to the gateway again.
+      deps.logger.warn({ err: error, paymentId }, 'charging a saved card failed');
+    }
+    return;
+  }
+  try {
+    await sendPaymentToTerminal(deps, paymentId, origin);
+  } catch (error) {
+    deps.logger.warn({ err: error, paymentId }, 'charging a saved card failed');
   }
 }
 

@@ -5,7 +5,7 @@ import {
   type RecordedEvent,
   subscriptionEventTypes,
 } from '@issuer/events';
-import type { Projection } from '@issuer/projections';
+import { addColumnIfMissing, type Projection } from '@issuer/projections';
 import type { PoolClient } from 'pg';
 import { evolvePlan, isPlan, type Plan, type PlanDetails } from './plan';
 import {
@@ -81,6 +81,8 @@ CREATE INDEX IF NOT EXISTS billing_invoices_company_idx
   ON billing_invoices (company_id, issued_at, invoice_id);
 CREATE INDEX IF NOT EXISTS billing_invoices_subscription_idx
   ON billing_invoices (subscription_id, period_index);
+-- A card invoice's current attempt: its off-session payment.
+${addColumnIfMissing('billing_invoices', 'payment_id', 'text')}
 CREATE TABLE IF NOT EXISTS billing_due (
   subscription_id text PRIMARY KEY,
   due_at timestamptz,
@@ -284,19 +286,21 @@ async function saveInvoices(
   await client.query(
     `INSERT INTO billing_invoices AS t (invoice_id, subscription_id, company_id, customer_id, number,
        period_index, period_start, period_end, plan_id, plan_name, amount_cents, currency, status,
-       attempts, etransfer_id, next_attempt_at, issued_at, paid_at, closed_at, position)
+       attempts, etransfer_id, payment_id, next_attempt_at, issued_at, paid_at, closed_at, position)
      SELECT r."invoiceId", r."subscriptionId", r."companyId", r."customerId", r.number,
             r."periodIndex", r."periodStart", r."periodEnd", r."planId", r."planName",
-            r."amountCents", r.currency, r.status, r.attempts, r."etransferId", r."nextAttemptAt",
+            r."amountCents", r.currency, r.status, r.attempts, r."etransferId", r."paymentId",
+            r."nextAttemptAt",
             r."issuedAt", r."paidAt", r."closedAt", r.position
        FROM jsonb_to_recordset($1::jsonb) AS r("invoiceId" text, "subscriptionId" text,
             "companyId" text, "customerId" text, number text, "periodIndex" int,
             "periodStart" timestamptz, "periodEnd" timestamptz, "planId" text, "planName" text,
             "amountCents" bigint, currency text, status text, attempts int, "etransferId" text,
+            "paymentId" text,
             "nextAttemptAt" timestamptz, "issuedAt" timestamptz, "paidAt" timestamptz,
             "closedAt" timestamptz, position bigint)
      ON CONFLICT (invoice_id) DO UPDATE SET status = EXCLUDED.status, attempts = EXCLUDED.attempts,
-       etransfer_id = EXCLUDED.etransfer_id, next_attempt_at = EXCLUDED.next_attempt_at,
+       etransfer_id = EXCLUDED.etransfer_id, payment_id = EXCLUDED.payment_id, next_attempt_at = EXCLUDED.next_attempt_at,
        paid_at = EXCLUDED.paid_at, closed_at = EXCLUDED.closed_at, position = EXCLUDED.position
      WHERE t.position < EXCLUDED.position`,
     [JSON.stringify(records)],

@@ -7,7 +7,7 @@ import {
   type SubscriptionCommand,
   subscriptionDecider,
 } from './businessLogic';
-import { addIntervals, collectionEtransferId, invoiceIdOf } from './periods';
+import { addIntervals, collectionEtransferId, collectionPaymentId, invoiceIdOf } from './periods';
 import { type PlanDetails, planDecider } from './plan';
 import type { Subscription, SubscriptionDetails } from './subscription';
 
@@ -63,6 +63,7 @@ const create = (
     customerId: 'cu-1',
     plan: plan(),
     collectionMethod: 'etransfer',
+    paymentMethodId: null,
     startAt: null,
     ...overrides,
   },
@@ -77,7 +78,7 @@ const outcome = (
 ): SubscriptionCommand => ({
   type: 'RecordCollectionOutcome',
   data: {
-    etransferId: collectionEtransferId(invoiceIdOf(subscriptionId, invoiceIndex), attempt),
+    collectionId: collectionEtransferId(invoiceIdOf(subscriptionId, invoiceIndex), attempt),
     outcome: paid ? { paid: true } : { paid: false, reason: 'declined' },
     settings,
     now,
@@ -192,14 +193,17 @@ describe('subscribing', () => {
     expect(s.state.status).toBe('active');
   });
 
-  it('refuses an archived plan, a card, a start in the past (naming the field)', () => {
+  it('refuses an archived plan, a card without a saved card, a start in the past (naming the field)', () => {
     const { given } = deciderSpecification(subscriptionDecider);
     given([])
       .when(create({ plan: plan({ status: 'archived' }) }))
       .thenThrows({ status: 400, fields: { planId: expect.any(String) } });
     given([])
       .when(create({ collectionMethod: 'card' }))
-      .thenThrows({ status: 400, fields: { collectionMethod: expect.any(String) } });
+      .thenThrows({ status: 400, fields: { paymentMethodId: expect.any(String) } });
+    given([])
+      .when(create({ paymentMethodId: 'pm_1' }))
+      .thenThrows({ status: 400, fields: { paymentMethodId: expect.any(String) } });
     given([])
       .when(create({ startAt: at(-1) }))
       .thenThrows({ status: 400, fields: { startAt: expect.any(String) } });
@@ -391,5 +395,84 @@ describe('pause, resume, cancel, change plan', () => {
     expect(after).toMatchObject({
       data: { periodIndex: 2, periodEnd: '2028-02-28T10:00:00.000Z' },
     });
+  });
+});
+
+describe('collection by a saved card', () => {
+  const cardOutcome = (attempt: number, paid: boolean, now: Date): SubscriptionCommand => ({
+    type: 'RecordCollectionOutcome',
+    data: {
+      collectionId: collectionPaymentId(invoiceIdOf(subscriptionId, 0), attempt),
+      outcome: paid ? { paid: true } : { paid: false, reason: 'declined' },
+      settings: defaultBillingSettings,
+      now,
+    },
+  });
+  const byCard = () => {
+    const s = scenario();
+    s.run(create({ collectionMethod: 'card', paymentMethodId: 'pm_1' }));
+    return s;
+  };
+
+  it('records the card and charges each attempt under a payment id derived from invoice and attempt', () => {
+    const s = byCard();
+    expect(s.history[0]).toMatchObject({
+      type: 'SubscriptionCreated',
+      data: { collectionMethod: 'card', paymentMethodId: 'pm_1' },
+    });
+    const paymentId = collectionPaymentId(invoiceIdOf(subscriptionId, 0), 1);
+    expect(paymentId).toMatch(/^pay_[0-9a-f-]{36}$/);
+    expect(s.run(billDue(t0))[1]).toEqual({
+      type: 'InvoiceCollectionAttempted',
+      data: {
+        subscriptionId,
+        companyId,
+        invoiceId: invoiceIdOf(subscriptionId, 0),
+        attempt: 1,
+        etransferId: '',
+        paymentId,
+        amountCents: 1500,
+        attemptedAt: t0.toISOString(),
+      },
+    });
+    // An e-transfer id of the same attempt is not this invoice's collection.
+    expect(s.run(outcome(0, 1, true, at(0.1)))).toEqual([]);
+    expect(s.run(cardOutcome(1, true, at(0.1)))).toMatchObject([
+      { type: 'InvoicePaid', data: { paymentId, etransferId: '', amountCents: 1500 } },
+    ]);
+    expect(s.run(cardOutcome(1, true, at(0.2)))).toEqual([]);
+    expect(s.state).toMatchObject({ status: 'active', invoices: [{ status: 'paid', paymentId }] });
+  });
+
+  it('a declined card follows the retry schedule (1, 3, 5 days, past_due), then unpaid', () => {
+    const s = byCard();
+    s.run(billDue(t0));
+    const nextAttempts: (string | null)[] = [];
+    for (const [attempt, day] of [
+      [1, 0],
+      [2, 1],
+      [3, 3],
+      [4, 5],
+    ] as const) {
+      if (attempt > 1) {
+        expect(s.run(billDue(at(day)))).toMatchObject([
+          { type: 'InvoiceCollectionAttempted', data: { attempt } },
+        ]);
+      }
+      const [failed] = s.run(cardOutcome(attempt, false, at(day)));
+      if (failed?.type !== 'InvoicePaymentFailed') throw new Error(`attempt ${attempt} not failed`);
+      expect(failed.data.attempt).toBe(attempt);
+      nextAttempts.push(failed.data.nextAttemptAt);
+      if (attempt < 4) expect(s.state.status).toBe('past_due');
+    }
+    expect(nextAttempts).toEqual([
+      at(1).toISOString(),
+      at(3).toISOString(),
+      at(5).toISOString(),
+      null,
+    ]);
+    expect(s.state.status).toBe('unpaid');
+    // An older attempt's late decline changes nothing.
+    expect(s.run(cardOutcome(2, false, at(6)))).toEqual([]);
   });
 });

@@ -7,9 +7,16 @@ import {
   notFound,
   type SubscriptionEvent,
 } from '@issuer/events';
-import { addDays, collectionEtransferId, invoiceIdOf, invoiceNumberOf } from './periods';
+import {
+  addDays,
+  collectionEtransferId,
+  collectionPaymentId,
+  invoiceIdOf,
+  invoiceNumberOf,
+} from './periods';
 import type { PlanDetails } from './plan';
 import {
+  currentCollectionId,
   evolveSubscription,
   isSubscription,
   openInvoice,
@@ -44,6 +51,8 @@ export type SubscriptionCommand =
         customerId: string;
         plan: PlanDetails;
         collectionMethod: CollectionMethod;
+        /** The customer's saved card, checked by the caller; required with `card`. */
+        paymentMethodId: string | null;
         startAt: Date | null;
       };
     }
@@ -52,7 +61,8 @@ export type SubscriptionCommand =
   | {
       type: 'RecordCollectionOutcome';
       data: {
-        etransferId: string;
+        /** The attempt's e-transfer, or its card payment. */
+        collectionId: string;
         outcome: { paid: true } | { paid: false; reason: CollectionFailureReason };
         settings: BillingSettings;
         now: Date;
@@ -119,9 +129,13 @@ function create(
 ): SubscriptionEvent[] {
   if (state.status !== 'none') throw conflict('This subscription already exists');
   const terms = usablePlan(data.plan, data.companyId);
-  if (data.collectionMethod === 'card') {
-    const text = 'Charging a saved card is not available yet: use etransfer';
-    throw invalid(text, { collectionMethod: text });
+  if (data.collectionMethod === 'card' && data.paymentMethodId === null) {
+    const text = 'Collecting by card needs a saved card of the customer';
+    throw invalid(text, { paymentMethodId: text });
+  }
+  if (data.collectionMethod !== 'card' && data.paymentMethodId !== null) {
+    const text = 'A card is charged only with the collection method card';
+    throw invalid(text, { paymentMethodId: text });
   }
   const now = data.now.getTime();
   const startAt = data.startAt ?? data.now;
@@ -141,6 +155,7 @@ function create(
         customerId: data.customerId,
         ...terms,
         collectionMethod: data.collectionMethod,
+        ...(data.paymentMethodId === null ? {} : { paymentMethodId: data.paymentMethodId }),
         startAt: start.toISOString(),
         trialEndsAt: trialEndsAt?.toISOString() ?? null,
         billingAnchor: (trialEndsAt ?? start).toISOString(),
@@ -214,42 +229,56 @@ function attempt(
   number: number,
   now: Date,
 ): SubscriptionEvent {
+  const collection =
+    state.collectionMethod === 'card'
+      ? { etransferId: '', paymentId: collectionPaymentId(invoiceId, number) }
+      : { etransferId: collectionEtransferId(invoiceId, number) };
   return {
     type: 'InvoiceCollectionAttempted',
     data: {
       ...ids(state),
       invoiceId,
       attempt: number,
-      etransferId: collectionEtransferId(invoiceId, number),
+      ...collection,
       amountCents,
       attemptedAt: now.toISOString(),
     },
   };
 }
 
+/** The id each attempt of an invoice is collected under (derived: a replay finds the same). */
+function collectionIdsOf(state: SubscriptionDetails, invoiceId: string, attempts: number) {
+  const idOf = state.collectionMethod === 'card' ? collectionPaymentId : collectionEtransferId;
+  return Array.from({ length: attempts }, (_, i) => idOf(invoiceId, i + 1));
+}
+
 /**
- * What the e-transfer of an attempt came to. Only the invoice's current attempt counts, and only
- * once; a deposit is taken whenever it comes while the invoice is open (the money moved).
+ * What the e-transfer (or card payment) of an attempt came to. Only the invoice's current attempt
+ * counts, and only once; money is taken whenever it comes while the invoice is open (it moved).
  */
 function recordOutcome(
   state: SubscriptionDetails,
   data: Extract<SubscriptionCommand, { type: 'RecordCollectionOutcome' }>['data'],
 ): SubscriptionEvent[] {
   const invoice = state.invoices.find((candidate) =>
-    Array.from({ length: candidate.attempts }, (_, i) =>
-      collectionEtransferId(candidate.invoiceId, i + 1),
-    ).includes(data.etransferId),
+    collectionIdsOf(state, candidate.invoiceId, candidate.attempts).includes(data.collectionId),
   );
   if (invoice?.status !== 'open') return [];
   const at = data.now.toISOString();
-  const base = { ...ids(state), invoiceId: invoice.invoiceId, etransferId: data.etransferId };
+  const collection =
+    state.collectionMethod === 'card'
+      ? { etransferId: '', paymentId: data.collectionId }
+      : { etransferId: data.collectionId };
+  const base = { ...ids(state), invoiceId: invoice.invoiceId, ...collection };
   if (data.outcome.paid) {
     return [
       { type: 'InvoicePaid', data: { ...base, amountCents: invoice.amountCents, paidAt: at } },
     ];
   }
   // A failure of an older attempt, a repeat, or one while a retry is already scheduled: nothing.
-  if (data.etransferId !== invoice.etransferId || invoice.failures >= invoice.attempts) return [];
+  if (data.collectionId !== currentCollectionId(invoice) || invoice.failures >= invoice.attempts) {
+    return [];
+  }
   const retryDays = data.settings.retryDays[invoice.failures];
   const firstFailedAt = new Date(invoice.firstFailedAt ?? at);
   const nextAttemptAt = retryDays === undefined ? null : addDays(firstFailedAt, retryDays);

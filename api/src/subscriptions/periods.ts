@@ -36,3 +36,9 @@ export function collectionEtransferId(invoiceId: string, attempt: number): strin
   const hex = createHash('sha256').update(`invoice\n${invoiceId}\n${attempt}`).digest('hex');
   return `et_${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20, 32)}`;
 }
+
+/** The off-session card payment of one collection attempt: derived, like the e-transfer's. */
+export function collectionPaymentId(invoiceId: string, attempt: number): string {
+  const hex = createHash('sha256').update(`invoice card\n${invoiceId}\n${attempt}`).digest('hex');
+  return `pay_${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20, 32)}`;
+}

@@ -141,6 +141,7 @@ export function subscriptionResource(state: SubscriptionDetails, customerName: s
     interval: state.terms.interval,
     intervalCount: state.terms.intervalCount,
     collectionMethod: state.collectionMethod,
+    paymentMethodId: state.paymentMethodId ?? null,
     status: state.status,
     startAt: state.startAt,
     trialEndsAt: state.trialEndsAt,
@@ -256,6 +257,7 @@ interface StoredInvoice {
   status: string;
   attempts: number;
   etransfer_id: string | null;
+  payment_id: string | null;
   next_attempt_at: Date | null;
   issued_at: Date;
   paid_at: Date | null;
@@ -281,6 +283,7 @@ function toInvoice(row: StoredInvoice) {
     status: row.status,
     attempts: row.attempts,
     etransferId: row.etransfer_id,
+    paymentId: row.payment_id,
     nextAttemptAt: iso(row.next_attempt_at),
     issuedAt: row.issued_at.toISOString(),
     paidAt: iso(row.paid_at),
@@ -316,6 +319,16 @@ export async function listInvoices(
     query.range,
   );
   return { rows: list.rows.map(toInvoice), total: list.total };
+}
+
+/** The company's invoice; undefined for a missing or another company's one. */
+export async function getInvoice(pool: Pool, companyId: string, invoiceId: string) {
+  const { rows } = await listInvoices(pool, companyId, {
+    sort: { field: 'issuedAt', order: 'DESC' },
+    range: { start: 0, end: 0 },
+    filter: { id: [invoiceId] },
+  });
+  return rows[0];
 }
 
 const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);

@@ -36,9 +36,10 @@ export interface InvoiceState {
   currency: PaymentCurrency;
   status: InvoiceStatus;
   issuedAt: string;
-  /** Attempts made so far; the last one's e-transfer. */
+  /** Attempts made so far; the last one's e-transfer (or, collecting by card, its payment). */
   attempts: number;
   etransferId: string | null;
+  paymentId: string | null;
   /** Failed attempts so far, and when the first failed (retries count from it). */
   failures: number;
   firstFailedAt: string | null;
@@ -53,6 +54,8 @@ export interface SubscriptionDetails {
   companyId: string;
   customerId: string;
   collectionMethod: CollectionMethod;
+  /** The saved card a `card` subscription charges; null for e-transfer. */
+  paymentMethodId: string | null;
   startAt: string;
   trialEndsAt: string | null;
   createdAt: string;
@@ -85,6 +88,10 @@ export function periodStart(state: SubscriptionDetails, index: number, terms = s
     (index - state.termsFromIndex) * terms.intervalCount,
   );
 }
+
+/** The id the invoice's current attempt is collected under: its e-transfer, or its card payment. */
+export const currentCollectionId = (invoice: InvoiceState) =>
+  invoice.paymentId ?? invoice.etransferId;
 
 export const openInvoice = (state: SubscriptionDetails) =>
   state.invoices.find((invoice) => invoice.status === 'open');
@@ -122,6 +129,7 @@ export function evolveSubscription(state: Subscription, event: SubscriptionEvent
       companyId: data.companyId,
       customerId: data.customerId,
       collectionMethod: data.collectionMethod,
+      paymentMethodId: data.paymentMethodId ?? null,
       startAt: data.startAt,
       trialEndsAt: data.trialEndsAt,
       createdAt: data.createdAt,
@@ -169,6 +177,7 @@ export function evolveSubscription(state: Subscription, event: SubscriptionEvent
             issuedAt: data.issuedAt,
             attempts: 0,
             etransferId: null,
+            paymentId: null,
             failures: 0,
             firstFailedAt: null,
             nextAttemptAt: null,
@@ -183,7 +192,8 @@ export function evolveSubscription(state: Subscription, event: SubscriptionEvent
       return updateInvoice(state, event.data.invoiceId, (invoice) => ({
         ...invoice,
         attempts: event.data.attempt,
-        etransferId: event.data.etransferId,
+        etransferId: event.data.etransferId || null,
+        paymentId: event.data.paymentId ?? null,
         nextAttemptAt: null,
       }));
     case 'InvoicePaid': {

@@ -14,6 +14,8 @@ import { customerDecider } from '../customers/businessLogic';
 import { customerStream } from '../customers/customerCommands';
 import { type AppDependencies, foldStream } from '../http';
 import { type CommandOrigin, runOnStream, type StreamOutcome } from '../http/streamCommands';
+import { usableCard } from '../paymentMethods/paymentMethodCommands';
+import { defaultCardId } from '../paymentMethods/paymentMethodsProjection';
 import {
   type BillingSettings,
   defaultBillingSettings,
@@ -28,6 +30,8 @@ import { isSubscription, type Subscription } from './subscription';
  * collection process manager. Each append carries its stream's expected revision (runOnStream).
  */
 export type BillingDeps = Pick<AppDependencies, 'store' | 'clock'>;
+/** Subscribing by card also reads the saved cards read model (the customer's default card). */
+export type SubscribeDeps = BillingDeps & Pick<AppDependencies, 'pool'>;
 type Actor = { companyId: string; actorId: string } & CommandOrigin;
 
 export const planStream = (planId: string) => streamName(streamCategories.plan, planId);
@@ -133,19 +137,35 @@ export interface SubscribeInput extends Actor {
   customerId: string;
   planId: string;
   collectionMethod: CollectionMethod;
+  /** With `card`: the customer's saved card; null: the newest one they saved. */
+  paymentMethodId?: string | null;
   startAt: Date | null;
 }
 
-export async function subscribe(deps: BillingDeps, input: SubscribeInput) {
+export async function subscribe(deps: SubscribeDeps, input: SubscribeInput) {
   await checkCustomer(deps, input.companyId, input.customerId);
   const plan = await ownPlan(deps, input.companyId, input.planId);
+  const paymentMethodId =
+    input.collectionMethod === 'card'
+      ? (
+          await usableCard(
+            deps,
+            {
+              companyId: input.companyId,
+              customerId: input.customerId,
+              paymentMethodId: input.paymentMethodId ?? null,
+            },
+            () => defaultCardId(deps.pool, input.companyId, input.customerId),
+          )
+        ).paymentMethodId
+      : (input.paymentMethodId ?? null);
   const subscriptionId = `sub_${randomUUID()}`;
   const outcome = await runOnSubscription(
     deps,
     subscriptionId,
     {
       type: 'CreateSubscription',
-      data: { ...input, subscriptionId, plan, now: deps.clock() },
+      data: { ...input, paymentMethodId, subscriptionId, plan, now: deps.clock() },
     },
     originOf(input),
   );
@@ -192,7 +212,8 @@ export async function recordCollectionOutcome(
   deps: BillingDeps,
   input: {
     subscriptionId: string;
-    etransferId: string;
+    /** The attempt's e-transfer, or its card payment. */
+    collectionId: string;
     outcome: { paid: true } | { paid: false; reason: CollectionFailureReason };
   },
   origin: CommandOrigin = {},
@@ -205,7 +226,12 @@ export async function recordCollectionOutcome(
     input.subscriptionId,
     {
       type: 'RecordCollectionOutcome',
-      data: { etransferId: input.etransferId, outcome: input.outcome, settings, now: deps.clock() },
+      data: {
+        collectionId: input.collectionId,
+        outcome: input.outcome,
+        settings,
+        now: deps.clock(),
+      },
     },
     origin,
   );

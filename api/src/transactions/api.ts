@@ -12,6 +12,7 @@ import { type Context, Hono } from 'hono';
 import { z } from 'zod';
 import { customerAccess } from '../customers/access';
 import { type AppEnv, type Feature, jsonEncoded, pathParams, queryParams } from '../http';
+import { csvDescription, describeRoute, listDescription } from '../http/openapiSpec';
 import { transactionsCsv } from './csvExport';
 import {
   idParam,
@@ -97,32 +98,47 @@ export async function transactionList(
 export const transactionRoutes: Feature = () =>
   new Hono<AppEnv>()
     .use('/transactions/*', ...customerAccess)
-    .get('/transactions', queryParams(listQuerySchema), async (c) => {
-      const query = c.req.valid('query');
-      return transactionList(c, query, query.filter ?? {});
-    })
-    .get('/transactions/export.csv', queryParams(exportQuerySchema), async (c) => {
-      const query = c.req.valid('query');
-      const [field, order] = query.sort ?? [
-        defaultTransactionSort.field,
-        defaultTransactionSort.order,
-      ];
-      const batches = streamTransactions(c.var.deps.pool, {
-        companyId: c.var.caller.companyId,
-        sort: { field, order },
-        filter: query.filter ?? {},
-      });
-      return c.body(transactionsCsv(batches), 200, {
-        'Content-Type': 'text/csv; charset=utf-8',
-        'Content-Disposition': 'attachment; filename="transactions.csv"',
-      });
-    })
-    .get('/transactions/:id', pathParams(transactionPath), async (c) => {
-      const row = await getTransaction(
-        c.var.deps.pool,
-        c.var.caller.companyId,
-        c.req.valid('param').id,
-      );
-      if (!row) throw notFound('Transaction');
-      return c.json(transactionResource(row), 200);
-    });
+    .get(
+      '/transactions',
+      describeRoute(listDescription('List transactions')),
+      queryParams(listQuerySchema),
+      async (c) => {
+        const query = c.req.valid('query');
+        return transactionList(c, query, query.filter ?? {});
+      },
+    )
+    .get(
+      '/transactions/export.csv',
+      describeRoute(csvDescription('Export the matching transactions as CSV')),
+      queryParams(exportQuerySchema),
+      async (c) => {
+        const query = c.req.valid('query');
+        const [field, order] = query.sort ?? [
+          defaultTransactionSort.field,
+          defaultTransactionSort.order,
+        ];
+        const batches = streamTransactions(c.var.deps.pool, {
+          companyId: c.var.caller.companyId,
+          sort: { field, order },
+          filter: query.filter ?? {},
+        });
+        return c.body(transactionsCsv(batches), 200, {
+          'Content-Type': 'text/csv; charset=utf-8',
+          'Content-Disposition': 'attachment; filename="transactions.csv"',
+        });
+      },
+    )
+    .get(
+      '/transactions/:id',
+      describeRoute({ summary: 'One transaction' }),
+      pathParams(transactionPath),
+      async (c) => {
+        const row = await getTransaction(
+          c.var.deps.pool,
+          c.var.caller.companyId,
+          c.req.valid('param').id,
+        );
+        if (!row) throw notFound('Transaction');
+        return c.json(transactionResource(row), 200);
+      },
+    );

@@ -3,6 +3,7 @@ import { Hono } from 'hono';
 import { z } from 'zod';
 import { customerAccess } from '../customers/access';
 import { type AppEnv, type Feature, queryParams } from '../http';
+import { describeRoute } from '../http/openapiSpec';
 import { transactionList } from './api';
 import { idParam, maxPageRows } from './listParams';
 
@@ -23,14 +24,19 @@ const legacyQuerySchema = z.strictObject({
 export const legacyTransactionRoutes: Feature = () =>
   new Hono<AppEnv>()
     .use('/contacts-app/transactions', ...customerAccess)
-    .get('/contacts-app/transactions', queryParams(legacyQuerySchema), async (c) => {
-      const { id, customerId, q, searchText } = c.req.valid('query');
-      const kind = views[id ?? 'all'];
-      const search = q ?? searchText;
-      const filter: TransactionFilter = {
-        ...(kind ? { kind } : {}),
-        ...(customerId ? { customerId } : {}),
-        ...(search ? { q: search } : {}),
-      };
-      return transactionList(c, { range: [0, maxPageRows - 1] }, filter);
-    });
+    .get(
+      '/contacts-app/transactions',
+      describeRoute({ summary: 'Transactions by view (seed client)' }),
+      queryParams(legacyQuerySchema),
+      async (c) => {
+        const { id, customerId, q, searchText } = c.req.valid('query');
+        const kind = views[id ?? 'all'];
+        const search = q ?? searchText;
+        const filter: TransactionFilter = {
+          ...(kind ? { kind } : {}),
+          ...(customerId ? { customerId } : {}),
+          ...(search ? { q: search } : {}),
+        };
+        return transactionList(c, { range: [0, maxPageRows - 1] }, filter);
+      },
+    );

@@ -38,6 +38,8 @@ export const etransferRequestedData = z.object({
   requestedBy: z.string(),
   requestedAt: z.string(),
   expiresAt: z.string(),
+  /** The subscription invoice this request collects (billing's requests only; absent before). */
+  invoiceId: z.string().nullable().optional(),
 });
 /** The provider accepted the request and notified the customer. */
 export const etransferSentData = z.object({

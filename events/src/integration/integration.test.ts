@@ -55,6 +55,17 @@ const providerSecrets = {
   providerEventId: 'gw-ev-secret-id',
   providerTransferId: 'gw-pi-secret-ref',
 };
+const capTableStream = 'CapTable-c-1';
+const shareClassIds = { companyId, shareClassId: 'shc_1' };
+const shareClassTerms = {
+  name: 'Common',
+  kind: 'common' as const,
+  votesPerShare: 1,
+  parValue: '0.0001',
+  liquidationPreferenceMultiple: 1,
+  seniority: 0,
+  authorized: 10_000_000,
+};
 const walletEntry = { companyId, entryId: 'pay_1', amountCents: 2500, recordedAt: at };
 const plan = {
   planId: 'plan_1',
@@ -66,6 +77,19 @@ const plan = {
   intervalCount: 1,
   trialDays: 0,
 };
+const documentIds = { documentId: 'doc_1', companyId };
+const documentStream = 'Document-doc_1';
+const documentFile = {
+  fileName: 'agreement.pdf',
+  mediaType: 'application/pdf' as const,
+  sizeBytes: 1024,
+  sha256: 'a'.repeat(64),
+};
+const signatureIds = { requestId: 'sig_1', companyId };
+const signatureStream = 'SignatureRequest-sig_1';
+const envelope = [{ documentId: 'doc_1', version: 1, title: 'Agreement', sha256: 'a'.repeat(64) }];
+/** Where the signer acted from: personal data that stays out of the topic. */
+const signerSecrets = { ip: '203.0.113.77', userAgent: 'SecretBrowser/9.9' };
 const planTerms = {
   planId: 'plan_1',
   planName: 'Gold',
@@ -213,6 +237,32 @@ const samples: { [Type in InternalEventType]: Sample<Type> } = {
       requestedBy: 'u-1',
       requestedAt: at,
       expiresAt: '2025-03-01T10:05:00.000Z',
+    },
+  },
+  CardSaved: {
+    streamId: 'PaymentMethod-pm_1',
+    data: {
+      paymentMethodId: 'pm_1',
+      companyId,
+      customerId: 'cu-1',
+      cardToken: 'gw-pi-secret-ref',
+      cardBrand: 'visa',
+      cardLast4: '4242',
+      expMonth: 12,
+      expYear: 2030,
+      paymentId: 'pay_1',
+      savedBy: 'u-1',
+      savedAt: at,
+    },
+  },
+  CardRemoved: {
+    streamId: 'PaymentMethod-pm_1',
+    data: {
+      paymentMethodId: 'pm_1',
+      companyId,
+      customerId: 'cu-1',
+      removedBy: 'u-1',
+      removedAt: at,
     },
   },
   PaymentSentToTerminal: {
@@ -465,6 +515,63 @@ const samples: { [Type in InternalEventType]: Sample<Type> } = {
       requestedAt: at,
     },
   },
+  DocumentUploaded: {
+    streamId: documentStream,
+    data: {
+      ...documentIds,
+      ...documentFile,
+      title: 'Subscription agreement',
+      customerId: 'cu-1',
+      roundId: null,
+      uploadedBy: 'u-1',
+      uploadedAt: at,
+    },
+  },
+  DocumentVersionAdded: {
+    streamId: documentStream,
+    data: { ...documentIds, ...documentFile, version: 2, uploadedBy: 'u-1', uploadedAt: at },
+  },
+  DocumentRemoved: {
+    streamId: documentStream,
+    data: { ...documentIds, reason: null, removedBy: 'u-1', removedAt: at },
+  },
+  SignatureRequested: {
+    streamId: signatureStream,
+    data: {
+      ...signatureIds,
+      customerId: 'cu-1',
+      roundId: 'r-1',
+      documents: envelope,
+      message: null,
+      expiresAt: at,
+      requestedBy: 'u-1',
+      requestedAt: at,
+    },
+  },
+  SignatureRequestViewed: {
+    streamId: signatureStream,
+    data: { ...signatureIds, ...signerSecrets, viewedAt: at },
+  },
+  SignatureRequestSigned: {
+    streamId: signatureStream,
+    data: {
+      ...signatureIds,
+      ...signerSecrets,
+      signerName: 'Ada Lovelace',
+      consent: true,
+      documents: envelope,
+      signedAt: at,
+    },
+  },
+  SignatureRequestDeclined: {
+    streamId: signatureStream,
+    data: { ...signatureIds, ...signerSecrets, reason: null, declinedAt: at },
+  },
+  SignatureRequestExpired: { streamId: signatureStream, data: { ...signatureIds, expiredAt: at } },
+  SignatureRequestCancelled: {
+    streamId: signatureStream,
+    data: { ...signatureIds, cancelledBy: 'u-1', cancelledAt: at },
+  },
   BillingSettingsUpdated: {
     streamId: 'BillingSettings-c-1',
     data: {
@@ -473,6 +580,39 @@ const samples: { [Type in InternalEventType]: Sample<Type> } = {
       afterFinalFailure: 'unpaid',
       updatedBy: 'u-1',
       updatedAt: at,
+    },
+  },
+  ShareClassCreated: {
+    streamId: capTableStream,
+    data: { ...shareClassIds, ...shareClassTerms, createdBy: 'u-1', createdAt: at },
+  },
+  ShareClassUpdated: {
+    streamId: capTableStream,
+    data: { ...shareClassIds, ...shareClassTerms, updatedBy: 'u-1', updatedAt: at },
+  },
+  SharesIssued: {
+    streamId: capTableStream,
+    data: {
+      ...shareClassIds,
+      issuanceId: 'iss_1',
+      customerId: 'cu-1',
+      shares: 1000,
+      issuedAt: at,
+      reason: 'Founder grant',
+      issuedBy: 'u-1',
+    },
+  },
+  SharesTransferred: {
+    streamId: capTableStream,
+    data: {
+      ...shareClassIds,
+      transferId: 'trf_1',
+      fromCustomerId: 'cu-1',
+      toCustomerId: 'cu-2',
+      shares: 10,
+      transferredAt: at,
+      reason: 'Secondary sale',
+      transferredBy: 'u-1',
     },
   },
 };
@@ -540,6 +680,8 @@ describe('integration mapping', () => {
         'gatewayEventId',
         'providerEventId',
         'providerTransferId',
+        signerSecrets.ip,
+        signerSecrets.userAgent,
       ]) {
         expect(everything).not.toContain(secret);
       }
@@ -576,6 +718,18 @@ describe('integration mapping', () => {
     expect(message?.headers['content-type']).toBe('application/json');
   });
 
+  it("publishes the cap table on issuer.funding.v1, keyed by the company's cap table stream", () => {
+    const message = toIntegrationMessage(recorded('SharesIssued', samples.SharesIssued), 'issuer');
+    expect(message?.topic).toBe('issuer.funding.v1');
+    expect(message?.key).toBe('CapTable-c-1');
+    expect(JSON.parse(message?.value ?? '').data).toMatchObject({
+      issuanceId: 'iss_1',
+      shareClassId: 'shc_1',
+      customerId: 'cu-1',
+      shares: 1000,
+    });
+  });
+
   it('publishes payment events on issuer.payments.v1, keyed by the payment stream', () => {
     const message = toIntegrationMessage(
       recorded('PaymentCaptured', samples.PaymentCaptured),
@@ -609,6 +763,19 @@ describe('integration mapping', () => {
     expect(
       toIntegrationMessage(recorded('WalletDebited', samples.WalletDebited), 'issuer'),
     ).toBeUndefined();
+  });
+
+  it('names the invoice a billing request collects, and null for a request made by hand', () => {
+    const data = (sample: Sample<'EtransferRequested'>) =>
+      JSON.parse(
+        toIntegrationMessage(recorded('EtransferRequested', sample), 'issuer')?.value ?? '',
+      ).data;
+    const billing = {
+      ...samples.EtransferRequested,
+      data: { ...samples.EtransferRequested.data, invoiceId: 'in_1_0' },
+    };
+    expect(data(billing)).toMatchObject({ etransferId: 'et_1', invoiceId: 'in_1_0' });
+    expect(data(samples.EtransferRequested)).toMatchObject({ invoiceId: null });
   });
 
   it('refuses an event type without a mapping instead of publishing it raw', () => {

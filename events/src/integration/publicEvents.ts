@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { type CapTableEvent, capTableEventSchemas } from '../capTable/events';
 import type { CompanyEvent, SymbolReservationEvent } from '../companies/events';
 import {
   type CustomerEmailReservationEvent,
@@ -8,11 +9,18 @@ import {
   transitionKinds,
 } from '../customers/events';
 import {
+  type DocumentEvent,
+  documentEventSchemas,
+  type SignatureRequestEvent,
+  signatureRequestEventSchemas,
+} from '../documents/events';
+import {
   type EtransferEvent,
   etransferMatchMethod,
   payoutFailureReason,
   type WalletEvent,
 } from '../etransfers/events';
+import type { PaymentMethodEvent } from '../paymentMethods/events';
 import { declineReason, type PaymentEvent, paymentCurrency } from '../payments/events';
 import {
   type BillingSettingsEvent,
@@ -40,11 +48,15 @@ export type InternalEvent =
   | CustomerEvent
   | CustomerEmailReservationEvent
   | PaymentEvent
+  | PaymentMethodEvent
   | EtransferEvent
   | WalletEvent
   | PlanEvent
   | SubscriptionEvent
-  | BillingSettingsEvent;
+  | BillingSettingsEvent
+  | CapTableEvent
+  | DocumentEvent
+  | SignatureRequestEvent;
 
 export type InternalEventType = InternalEvent['type'];
 
@@ -220,8 +232,29 @@ export const publicPayloads = {
     requestedBy: z.string(),
     requestedAt: isoTime,
     expiresAt: isoTime,
+    saveCard: z.boolean().optional(),
+    paymentMethodId: z.string().optional(),
   }),
   PaymentSentToTerminal: z.strictObject({ ...paymentIds, terminalId: z.string(), sentAt: isoTime }),
+  CardSaved: z.strictObject({
+    paymentMethodId: z.string(),
+    companyId,
+    customerId,
+    cardBrand: z.string(),
+    cardLast4: z.string(),
+    expMonth: z.number().int(),
+    expYear: z.number().int(),
+    paymentId: z.string(),
+    savedBy: z.string(),
+    savedAt: isoTime,
+  }),
+  CardRemoved: z.strictObject({
+    paymentMethodId: z.string(),
+    companyId,
+    customerId,
+    removedBy: z.string(),
+    removedAt: isoTime,
+  }),
   PaymentAuthorized: z.strictObject({
     ...paymentIds,
     amountCents: cents,
@@ -275,6 +308,8 @@ export const publicPayloads = {
     requestedBy: z.string(),
     requestedAt: isoTime,
     expiresAt: isoTime,
+    /** The subscription invoice this request collects; null for a request made by hand. */
+    invoiceId: z.string().nullable(),
   }),
   EtransferSent: z.strictObject({ ...etransferIds, sentAt: isoTime }),
   EtransferDeposited: z.strictObject({
@@ -434,6 +469,8 @@ export const integrationMappings = {
       'requestedBy',
       'requestedAt',
       'expiresAt',
+      'saveCard',
+      'paymentMethodId',
     ]),
   ),
   PaymentSentToTerminal: published(p.PaymentSentToTerminal, (d) =>
@@ -480,9 +517,27 @@ export const integrationMappings = {
       'failedAt',
     ]),
   ),
-  // The provider's own ids (providerTransferId, providerEventId) stay inside.
-  EtransferRequested: published(p.EtransferRequested, (d) =>
+  // The reusable card token stays inside: whoever holds it can charge the card.
+  CardSaved: published(p.CardSaved, (d) =>
     pick(d, [
+      'paymentMethodId',
+      'companyId',
+      'customerId',
+      'cardBrand',
+      'cardLast4',
+      'expMonth',
+      'expYear',
+      'paymentId',
+      'savedBy',
+      'savedAt',
+    ]),
+  ),
+  CardRemoved: published(p.CardRemoved, (d) =>
+    pick(d, ['paymentMethodId', 'companyId', 'customerId', 'removedBy', 'removedAt']),
+  ),
+  // The provider's own ids (providerTransferId, providerEventId) stay inside.
+  EtransferRequested: published(p.EtransferRequested, (d) => ({
+    ...pick(d, [
       'etransferId',
       'companyId',
       'customerId',
@@ -495,7 +550,8 @@ export const integrationMappings = {
       'requestedAt',
       'expiresAt',
     ]),
-  ),
+    invoiceId: d.invoiceId ?? null,
+  })),
   EtransferSent: published(p.EtransferSent, (d) => pick(d, ['etransferId', 'companyId', 'sentAt'])),
   EtransferDeposited: published(p.EtransferDeposited, (d) =>
     pick(d, ['etransferId', 'companyId', 'amountCents', 'currency', 'depositedAt']),
@@ -545,6 +601,7 @@ export const integrationMappings = {
   WalletCredited: unpublished(walletReason),
   WalletDebited: unpublished(walletReason),
   ...billingMappings(),
+  ...documentMappings(),
 } satisfies { [Type in InternalEventType]: Mapping<Type> };
 
 export type PublishedEventType = {
@@ -562,7 +619,7 @@ export function integrationMapping(type: string): Mapping<InternalEventType> | u
 }
 
 /**
- * Plans, subscriptions, invoices and billing settings carry no secret: their public payload is
+ * Plans, subscriptions, invoices, billing settings and the cap table carry no secret: their public payload is
  * the internal event's data, field for field (strict, so a new internal field must be added here
  * on purpose).
  */
@@ -571,6 +628,7 @@ function billingMappings() {
     ...planEventSchemas,
     ...subscriptionEventSchemas,
     ...billingSettingsEventSchemas,
+    ...capTableEventSchemas,
   };
   type BillingType = keyof typeof schemas;
   const entries = Object.entries(schemas).map(([type, schema]) => [
@@ -579,5 +637,25 @@ function billingMappings() {
   ]);
   return Object.fromEntries(entries) as {
     [Type in BillingType]: PublishedMapping<Type, z.ZodType<DataOf<Type>>>;
+  };
+}
+
+/**
+ * Documents and signature requests: the internal data field for field, except where a signer
+ * acted from (IP address, user agent): personal data kept for the audit trail, not for consumers.
+ */
+function documentMappings() {
+  const schemas = { ...documentEventSchemas, ...signatureRequestEventSchemas };
+  type DocumentType = keyof typeof schemas;
+  const entries = Object.entries(schemas).map(([type, schema]) => {
+    const { ip: _ip, userAgent: _userAgent, ...shape } = schema.shape as Record<string, z.ZodType>;
+    const published_ = published(z.strictObject(shape), (data) => {
+      const { ip: _i, userAgent: _u, ...rest } = data as Record<string, unknown>;
+      return rest as never;
+    });
+    return [type, published_];
+  });
+  return Object.fromEntries(entries) as {
+    [Type in DocumentType]: PublishedMapping<Type, z.ZodType>;
   };
 }

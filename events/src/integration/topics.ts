@@ -14,11 +14,15 @@ export const topicOfCategory = {
   Customer: 'customers.v1',
   CustomerEmail: undefined,
   Payment: 'payments.v1',
+  PaymentMethod: 'payments.v1',
   ETransfer: 'etransfers.v1',
   CompanyWallet: undefined,
   Plan: 'subscriptions.v1',
   Subscription: 'subscriptions.v1',
   BillingSettings: 'subscriptions.v1',
+  CapTable: 'funding.v1',
+  Document: 'documents.v1',
+  SignatureRequest: 'documents.v1',
 } as const satisfies Record<StreamCategory, string | undefined>;
 
 export const defaultTopicPrefix = 'issuer';

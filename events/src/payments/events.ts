@@ -36,6 +36,14 @@ export const paymentRequestedData = z.object({
   requestedAt: z.string(),
   /** When the payment expires if no card was presented (requestedAt + the configured timeout). */
   expiresAt: z.string(),
+  /** The customer agreed to have the card saved for later charges (Stripe's setup_future_usage). */
+  saveCard: z.boolean().optional(),
+  /**
+   * An off-session charge of a saved card (no terminal, no card present): `terminalId` is then
+   * `off_session`, and the token travels here so a resend after a crash needs nothing else.
+   */
+  paymentMethodId: z.string().optional(),
+  cardToken: z.string().optional(),
 });
 /** The gateway accepted the request (idempotency key = paymentId); the terminal now waits for a card. */
 export const paymentSentToTerminalData = z.object({

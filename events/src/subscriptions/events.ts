@@ -15,7 +15,11 @@ export const planIntervals = ['week', 'month', 'year'] as const;
 export const planInterval = z.enum(planIntervals);
 export type PlanInterval = (typeof planIntervals)[number];
 
-/** `etransfer`: an Interac money request per period (the default); `card`: a saved card. */
+/**
+ * `etransfer`: an Interac money request per period (the default); `card`: an off-session charge of
+ * the customer's saved card (`paymentMethodId`). A card attempt names its payment (`paymentId`)
+ * and leaves `etransferId` empty.
+ */
 export const collectionMethods = ['etransfer', 'card'] as const;
 export const collectionMethod = z.enum(collectionMethods);
 export type CollectionMethod = (typeof collectionMethods)[number];
@@ -78,6 +82,8 @@ export const subscriptionCreatedData = z.object({
   customerId: z.string(),
   ...planTerms,
   collectionMethod,
+  /** The saved card a `card` subscription charges. */
+  paymentMethodId: z.string().optional(),
   startAt: time,
   trialEndsAt: time.nullable(),
   billingAnchor: time,
@@ -100,12 +106,15 @@ export const invoiceCollectionAttemptedData = z.object({
   ...invoice,
   attempt: z.number().int(),
   etransferId: z.string(),
+  /** A card attempt's off-session payment (its id derived from invoice and attempt). */
+  paymentId: z.string().optional(),
   amountCents: cents,
   attemptedAt: time,
 });
 export const invoicePaidData = z.object({
   ...invoice,
   etransferId: z.string(),
+  paymentId: z.string().optional(),
   amountCents: cents,
   paidAt: time,
 });
@@ -114,6 +123,7 @@ export const invoicePaymentFailedData = z.object({
   ...invoice,
   attempt: z.number().int(),
   etransferId: z.string(),
+  paymentId: z.string().optional(),
   reason: collectionFailureReason,
   failedAt: time,
   nextAttemptAt: time.nullable(),

@@ -1,4 +1,5 @@
 import type { Projection } from '../projection';
+import { capTableProjection } from './capTable/capTableProjection';
 import { companiesProjection } from './companies/companiesProjection';
 import { customersProjection } from './customers/customersProjection';
 import { moneyProjection } from './money/moneyProjection';
@@ -68,8 +69,18 @@ export const accountProjections: readonly Projection[] = [
   revokedTokensProjection,
 ];
 
-/** The customers read model (list, counts), for the composition root. */
-export const customerProjections: readonly Projection[] = [customersProjection];
+export {
+  capTableProjection,
+  capTableTables,
+  createCapTableProjection,
+  defaultCheckpointEvery,
+} from './capTable/capTableProjection';
+
+/**
+ * The customers read model (list, counts) and the cap table's, which the customers' answers read
+ * (a holder's tokenBalance and percentageOwned), for the composition root.
+ */
+export const customerProjections: readonly Projection[] = [customersProjection, capTableProjection];
 
 export {
   type EtransferFilter,
@@ -130,3 +141,18 @@ export {
 
 /** Payments, transactions and the ledger (one read model), for the composition root. */
 export const moneyProjections: readonly Projection[] = [moneyProjection];
+
+export { auditProjection } from './audit/auditProjection';
+export { auditEventTypes, auditResources, systemActor } from './audit/auditRows';
+export {
+  type AuditEntry,
+  type AuditFilter,
+  type AuditListQuery,
+  auditChangesSince,
+  type ChangedRecords,
+  getAuditEntry,
+  lastAuditPosition,
+  listAuditJson,
+  streamAudit,
+} from './audit/queries';
+export { AUDIT_CHANGES_CHANNEL } from './audit/schema';

@@ -13,7 +13,7 @@ export {
   snapshotTables,
 } from './rebuild';
 export { ProjectorRunner, type ProjectorRunnerOptions, startProjectors } from './runner';
-export { ensureCheckpointRows, migrateProjections } from './schema';
+export { addColumnIfMissing, ensureCheckpointRows, migrateProjections } from './schema';
 export {
   type ProjectionStatus,
   type ProjectionStatusOptions,

@@ -3,6 +3,25 @@ import type { Projection } from '../projection';
 import { NOTHING_APPLIED } from './batches';
 import { inTransaction } from './transactions';
 
+/**
+ * `ALTER TABLE … ADD COLUMN IF NOT EXISTS` takes the table's ACCESS EXCLUSIVE lock even when the
+ * column is there, on every start: a process restarting under load then blocks every reader of
+ * the table and can deadlock them (the fault run of issue 16 saw it). This adds the column only
+ * when it is missing, so a start on a current schema takes no such lock.
+ */
+export function addColumnIfMissing(table: string, column: string, definition: string): string {
+  const literal = (text: string) => `'${text.replaceAll("'", "''")}'`;
+  return `
+DO $add_column$ BEGIN
+  IF NOT EXISTS (SELECT 1 FROM pg_attribute
+                  WHERE attrelid = ${literal(table)}::regclass AND attname = ${literal(column)}
+                    AND NOT attisdropped) THEN
+    ALTER TABLE ${table} ADD COLUMN ${column} ${definition};
+  END IF;
+END $add_column$;
+`;
+}
+
 /** Any fixed number: every process that migrates projections takes this advisory lock. */
 const MIGRATION_LOCK_KEY = 7_214_530_001;
 

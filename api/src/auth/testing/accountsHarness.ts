@@ -10,9 +10,12 @@ import type { Hono } from 'hono';
 import pg from 'pg';
 import pino from 'pino';
 import { createApp } from '../../app';
+import { ChangeFeed } from '../../changes/changeFeed';
 import { migrateCustomers } from '../../customers';
+import { migrateDocumentStorage } from '../../documents/storage';
 import type { EtransferProvider } from '../../etransfers/provider';
 import { type AppDependencies, type AppEnv, migrateHttp } from '../../http';
+import { openApiChecker } from '../../http/testing/openApiCheck';
 import { allProjections } from '../../infrastructure';
 import type { PaymentTerminalGateway } from '../../payments/gateway';
 import { recordingGateway } from '../../payments/testing/recordingGateway';
@@ -61,6 +64,8 @@ export async function startAccountsHarness({
   paymentGateway = recordingGateway() as PaymentTerminalGateway,
   /** The e-transfer provider; none by default (its routes answer 503). */
   etransferProvider = undefined as EtransferProvider | undefined,
+  /** Live update streams the app holds at once. */
+  changesMaxStreams = 5_000,
 } = {}): Promise<AccountsHarness> {
   const url = await createDatabase();
   const pool = new pg.Pool({ connectionString: url, max: 10 });
@@ -70,6 +75,7 @@ export async function startAccountsHarness({
   await migrateHttp(pool);
   await migrateAuth(pool);
   await migrateCustomers(pool);
+  await migrateDocumentStorage(pool);
   await migrateProjections(pool, allProjections);
   const logger = pino({ level: 'silent' });
   const runner = new ProjectorRunner({
@@ -90,12 +96,19 @@ export async function startAccountsHarness({
       : runner.readModelWaiter;
   // As every API process has: the token standing remembered until PostgreSQL notifies a change.
   const tokenStanding = await TokenStandingCache.start({ pool, logger });
+  const changes = await ChangeFeed.start({
+    pool,
+    logger,
+    readModels: waiter,
+    maxStreams: changesMaxStreams,
+  });
   let now = new Date('2025-03-01T10:00:00.000Z').getTime();
   const deps: AppDependencies = {
     store,
     pool,
     readModels: waiter,
     tokenStanding,
+    changes,
     projectionStatus: async () => ({ projections: [], recentFailures: [] }),
     logger,
     clock: () => new Date(now),
@@ -112,8 +125,8 @@ export async function startAccountsHarness({
     advanceClock: (ms) => {
       now += ms;
     },
-    call: async (method, path, { token, body, headers = {}, from = '127.0.0.1' } = {}) =>
-      app.request(
+    call: async (method, path, { token, body, headers = {}, from = '127.0.0.1' } = {}) => {
+      const response = await app.request(
         path,
         {
           method,
@@ -125,12 +138,17 @@ export async function startAccountsHarness({
           ...(body === undefined ? {} : { body: JSON.stringify(body) }),
         },
         { incoming: { socket: { remoteAddress: from } } },
-      ),
+      );
+      // Every answer of the tests is held to the published description (GET /api/openapi.json).
+      await (await openApiChecker()).check(method, path, response);
+      return response;
+    },
     stopProjectors: () => runner.stop(),
     close: async () => {
       await runner.stop();
       if (waiter instanceof ListeningReadModelWaiter) await waiter.close();
       await tokenStanding.close();
+      await changes.close();
       await store.close();
       await Promise.all([storePool.end(), pool.end()]);
     },

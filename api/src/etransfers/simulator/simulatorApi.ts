@@ -1,9 +1,9 @@
 import { notFound } from '@issuer/events';
 import { type Context, Hono } from 'hono';
-import { every } from 'hono/combine';
 import { z } from 'zod';
-import { customerAccess } from '../../customers/access';
+import { customerAccessGuard } from '../../customers/access';
 import { type AppEnv, errorResponse, type Feature, idempotent, jsonBody } from '../../http';
+import { acceptedDescription, describeRoute } from '../../http/openapiSpec';
 import { amountCents } from '../../payments/api';
 import { ownEtransfer } from '../etransferCommands';
 import {
@@ -12,7 +12,7 @@ import {
   isEtransferSimulator,
 } from './etransferSimulator';
 
-const access = every(...customerAccess);
+const access = customerAccessGuard();
 const incomingSchema = z.strictObject({
   fromEmail: z.email({ error: 'Must be an email address' }).max(320),
   amountCents,
@@ -44,9 +44,17 @@ export const etransferSimulatorRoutes: Feature = (deps) => {
     return c.json({ etransferId }, 202);
   };
   return routes
-    .get('/etransfers/simulator', access, (c) => c.json({ provider: etransferSimulatorName }, 200))
+    .get(
+      '/etransfers/simulator',
+      describeRoute({ summary: 'Sandbox: whether the e-transfer simulator is on' }),
+      access,
+      (c) => c.json({ provider: etransferSimulatorName }, 200),
+    )
     .post(
       '/etransfers/simulator/incoming',
+      describeRoute(
+        acceptedDescription('Sandbox: send the company an e-transfer nobody requested'),
+      ),
       access,
       idempotent,
       jsonBody(incomingSchema),
@@ -61,6 +69,18 @@ export const etransferSimulatorRoutes: Feature = (deps) => {
         return c.json(sent, 202);
       },
     )
-    .post('/etransfers/:id/simulator/deposit', access, idempotent, answer('deposit'))
-    .post('/etransfers/:id/simulator/decline', access, idempotent, answer('decline'));
+    .post(
+      '/etransfers/:id/simulator/deposit',
+      describeRoute(acceptedDescription('Sandbox: the customer pays the request')),
+      access,
+      idempotent,
+      answer('deposit'),
+    )
+    .post(
+      '/etransfers/:id/simulator/decline',
+      describeRoute(acceptedDescription('Sandbox: the customer declines the request')),
+      access,
+      idempotent,
+      answer('decline'),
+    );
 };

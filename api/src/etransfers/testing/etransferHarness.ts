@@ -5,6 +5,7 @@ import {
   startCustomersHarness,
 } from '../../customers/testing/customersHarness';
 import { jsonOf } from '../../http/testing/responses';
+import type { PaymentTerminalGateway } from '../../payments/gateway';
 import type { WebhookDeliveryOptions } from '../../payments/simulator/webhookOutbox';
 import { ledgerCheck } from '../../payments/testing/ledgerCheck';
 import { etransferWebhookSecretOf } from '../../payments/webhooks/webhookSignature';
@@ -64,9 +65,13 @@ let counter = 0;
  */
 export async function startEtransferHarness(
   delivery: WebhookDeliveryOptions = {},
+  paymentGateway?: PaymentTerminalGateway,
 ): Promise<EtransferHarness> {
   const provider = lateBound();
-  const h = await startCustomersHarness({ etransferProvider: provider });
+  const h = await startCustomersHarness({
+    etransferProvider: provider,
+    ...(paymentGateway ? { paymentGateway } : {}),
+  });
   await migrateEtransferSimulator(h.pool);
   await migrateWalletRecorder(h.pool);
   const webhookStatuses: number[] = [];

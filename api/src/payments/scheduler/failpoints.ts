@@ -25,5 +25,10 @@ export function withFailpoint(
       await gateway.sendPayment(request);
       return die();
     },
+    async chargeSavedCard(request) {
+      if (failpoint === 'after-request-before-send') die();
+      await gateway.chargeSavedCard(request);
+      return die();
+    },
   };
 }

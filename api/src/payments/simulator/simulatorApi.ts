@@ -1,9 +1,8 @@
 import { notFound } from '@issuer/events';
 import { getCompanyProfile } from '@issuer/projections';
 import { type Context, Hono } from 'hono';
-import { every } from 'hono/combine';
 import { z } from 'zod';
-import { customerAccess } from '../../customers/access';
+import { customerAccessGuard } from '../../customers/access';
 import {
   type AppEnv,
   errorResponse,
@@ -12,10 +11,11 @@ import {
   jsonBody,
   pathParams,
 } from '../../http';
+import { acceptedDescription, describeRoute } from '../../http/openapiSpec';
 import { isTerminalSimulator, type TerminalSimulatorControls } from './terminalSimulator';
 
 /** Admin, staff and user present cards (they take payments); compliance only looks. */
-const access = every(...customerAccess);
+const access = customerAccessGuard();
 const terminalPath = z.strictObject({ id: z.string().min(1).max(100) });
 const presentCardSchema = z.strictObject({
   card: z
@@ -44,14 +44,21 @@ export const terminalSimulatorRoutes: Feature = (deps) => {
   if (!isTerminalSimulator(gateway)) return routes;
   const simulator: TerminalSimulatorControls = gateway;
   return routes
-    .get('/terminals/:id/simulator', access, pathParams(terminalPath), async (c) => {
-      const { id } = c.req.valid('param');
-      await ownTerminal(c, id);
-      const waiting = await simulator.waitingOn(c.var.caller.companyId, id);
-      return c.json({ terminalId: id, waiting }, 200);
-    })
+    .get(
+      '/terminals/:id/simulator',
+      describeRoute({ summary: 'Sandbox: what the terminal waits for' }),
+      access,
+      pathParams(terminalPath),
+      async (c) => {
+        const { id } = c.req.valid('param');
+        await ownTerminal(c, id);
+        const waiting = await simulator.waitingOn(c.var.caller.companyId, id);
+        return c.json({ terminalId: id, waiting }, 200);
+      },
+    )
     .post(
       '/terminals/:id/simulator/present-card',
+      describeRoute(acceptedDescription('Sandbox: present a card to the terminal')),
       access,
       idempotent,
       pathParams(terminalPath),

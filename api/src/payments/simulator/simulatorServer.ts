@@ -22,6 +22,9 @@ export function simulatorServer(
   app.post('/payments', async (c) => {
     return c.json(await simulator.sendPayment(await body(c, sendSchema)), 200);
   });
+  app.post('/payments/off-session', async (c) => {
+    return c.json(await simulator.chargeSavedCard(await body(c, offSessionSchema)), 200);
+  });
   app.post('/payments/cancel', async (c) => {
     await simulator.cancelPayment(await body(c, cancelSchema));
     return c.json({ cancelled: true }, 200);
@@ -68,6 +71,14 @@ const sendSchema = z.strictObject({
   amountCents: cents,
   currency,
   expiresAt: z.iso.datetime({ offset: true }),
+  saveCard: z.boolean().optional(),
+});
+const offSessionSchema = z.strictObject({
+  paymentId: id,
+  companyId: id,
+  cardToken: id,
+  amountCents: cents,
+  currency,
 });
 const cancelSchema = z.strictObject({ paymentId: id, terminalId: id });
 const refundSchema = z.strictObject({ paymentId: id, refundId: id, amountCents: cents, currency });

@@ -1,3 +1,4 @@
+import { addColumnIfMissing } from '@issuer/projections';
 import type { Pool } from 'pg';
 import { applyDdlOnce } from '../../http';
 
@@ -25,7 +26,21 @@ CREATE TABLE IF NOT EXISTS terminal_simulator_payments (
   seq bigserial
 );
 -- The reason every refund of this payment is refused (a test card's rule); null: refunds succeed.
-ALTER TABLE terminal_simulator_payments ADD COLUMN IF NOT EXISTS refund_failure text;
+${addColumnIfMissing('terminal_simulator_payments', 'refund_failure', 'text')}
+-- The customer agreed to have the card saved (the capture hands back a reusable token).
+${addColumnIfMissing('terminal_simulator_payments', 'save_card', 'boolean NOT NULL DEFAULT false')}
+-- Saved cards on the processor's side: the number stays here, the portal only sees the token.
+CREATE TABLE IF NOT EXISTS terminal_simulator_cards (
+  card_token text PRIMARY KEY,
+  company_id text NOT NULL,
+  card_number text NOT NULL,
+  brand text NOT NULL,
+  last4 text NOT NULL,
+  exp_month int NOT NULL,
+  exp_year int NOT NULL,
+  payment_id text NOT NULL UNIQUE,
+  created_at timestamptz NOT NULL
+);
 CREATE INDEX IF NOT EXISTS terminal_simulator_payments_waiting_idx
   ON terminal_simulator_payments (company_id, terminal_id, created_at, seq)
   WHERE status = 'waiting';

@@ -121,4 +121,57 @@ describe('the simulator as its own process, through the HTTP adapter', () => {
     );
     expect(rowCount).toBe(0);
   });
+
+  it('saves the card of a payment sent with saveCard, then charges the token off-session once (a saved 0341 card is declined)', async () => {
+    const client = createTerminalGatewayClient({ url, secret, clock });
+    const saved = async (paymentId: string, card: string) => {
+      await client.sendPayment({ ...request(paymentId), saveCard: true });
+      await client.presentCard({
+        companyId: 'company-http',
+        terminalId: `terminal-${paymentId}`,
+        card,
+      });
+      await inProcess.deliverDue();
+      const captured = received.find(
+        (e) => e.paymentId === paymentId && e.type === 'payment.captured',
+      );
+      if (captured?.type !== 'payment.captured') throw new Error('not captured');
+      expect(captured).toMatchObject({ cardLast4: card.slice(-4), cardExpMonth: 12 });
+      expect(JSON.stringify(captured)).not.toContain(card);
+      return captured.cardToken ?? '';
+    };
+    const good = await saved('pay_http_4', '4242424242424242');
+    const bad = await saved('pay_http_5', '4000000000000341');
+    expect(good).toMatch(/^card_/);
+    const charge = (paymentId: string, cardToken: string) =>
+      client.chargeSavedCard({
+        paymentId,
+        companyId: 'company-http',
+        cardToken,
+        amountCents: 900,
+        currency: 'CAD',
+      });
+    const first = await charge('pay_http_6', good);
+    expect(await charge('pay_http_6', good)).toEqual(first);
+    await charge('pay_http_7', bad);
+    await charge('pay_http_8', 'card_unknown');
+    // Another company cannot charge this company's token.
+    await client.chargeSavedCard({
+      paymentId: 'pay_http_9',
+      companyId: 'company-other',
+      cardToken: good,
+      amountCents: 900,
+      currency: 'CAD',
+    });
+    await inProcess.deliverDue();
+    const outcome = (paymentId: string) =>
+      received.filter((e) => e.paymentId === paymentId).map((e) => e.type);
+    expect(outcome('pay_http_6')).toEqual(['payment.authorized', 'payment.captured']);
+    expect(received.find((e) => e.paymentId === 'pay_http_7')).toMatchObject({
+      type: 'payment.declined',
+      reason: 'card_declined',
+    });
+    expect(outcome('pay_http_8')).toEqual(['payment.declined']);
+    expect(outcome('pay_http_9')).toEqual(['payment.declined']);
+  });
 });

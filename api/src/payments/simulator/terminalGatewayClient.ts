@@ -29,6 +29,10 @@ export function createTerminalGatewayClient(
     name: simulatorGatewayName,
     sendPayment: async (request) =>
       (await call('/payments', request)).json() as Promise<{ gatewayPaymentId: string }>,
+    chargeSavedCard: async (request) =>
+      (await call('/payments/off-session', request)).json() as Promise<{
+        gatewayPaymentId: string;
+      }>,
     async cancelPayment(request) {
       await call('/payments/cancel', request);
     },

@@ -4,15 +4,19 @@ import { inTransaction } from '@issuer/projections';
 import type { Pool, PoolClient } from 'pg';
 import {
   type GatewayEvent,
+  offSessionTerminalId,
   type PaymentTerminalGateway,
   RefundRefused,
+  type SavedCardChargeRequest,
+  type SavedCardDetails,
   type TerminalPaymentRequest,
 } from '../gateway';
-import { type CardOutcome, outcomeOfCard } from './testCards';
+import { type CardOutcome, defaultTestCard, outcomeOfCard } from './testCards';
 import {
   type SimulatorWebhookOptions,
   simulatorOutbox,
   terminalOutboxChannel,
+  type WebhookOutbox,
 } from './webhookOutbox';
 
 export const simulatorGatewayName = 'simulator';
@@ -87,16 +91,28 @@ export function createTerminalSimulator(options: TerminalSimulatorOptions): Term
     },
     refundPayment: (request) => inTransaction(pool, (client) => refund(client, clock, request)),
     async presentCard(request) {
-      const outcome = outcomeOfCard(request.card);
+      const card = request.card ?? defaultTestCard;
+      const outcome = outcomeOfCard(card);
       const decided = await inTransaction(pool, async (client) => {
         const waiting = await takeWaiting(client, clock(), request);
         if (!waiting) return undefined;
         await decide(client, waiting, outcome, clock());
-        await outbox.enqueue(client, gatewayEvents(waiting, outcome, clock()));
+        const saved =
+          waiting.saveCard && outcome.approved
+            ? await saveCard(client, clock(), waiting, request.companyId, card, outcome)
+            : undefined;
+        await outbox.enqueue(client, gatewayEvents(waiting, outcome, clock(), saved));
         return { paymentId: waiting.paymentId };
       });
       if (decided) outbox.kick();
       return decided;
+    },
+    async chargeSavedCard(request) {
+      const charged = await inTransaction(pool, (client) =>
+        chargeSaved(client, clock(), request, outbox),
+      );
+      if (charged.decided) outbox.kick();
+      return { gatewayPaymentId: charged.gatewayPaymentId };
     },
     waitingOn: (companyId, terminalId) => waitingOn(pool, clock(), companyId, terminalId),
     start: () => outbox.start(),
@@ -114,18 +130,19 @@ async function sendPayment(
   await pool.query(
     `INSERT INTO terminal_simulator_payments
        (payment_id, gateway_payment_id, company_id, terminal_id, amount_cents, currency,
-        expires_at, status, created_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, 'waiting', $8)
+        expires_at, status, created_at, save_card)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, 'waiting', $8, $9)
      ON CONFLICT (payment_id) DO NOTHING`,
     [
       paymentId,
-      `tpi_${randomUUID().replaceAll('-', '')}`,
+      gatewayPaymentIdOf(),
       companyId,
       terminalId,
       amountCents,
       currency,
       expiresAt,
       clock(),
+      request.saveCard === true,
     ],
   );
   const { rows } = await pool.query<{
@@ -153,10 +170,13 @@ async function sendPayment(
   return { gatewayPaymentId: stored.gateway_payment_id };
 }
 
+const gatewayPaymentIdOf = () => `tpi_${randomUUID().replaceAll('-', '')}`;
+
 interface Waiting {
   paymentId: string;
   gatewayPaymentId: string;
   amountCents: number;
+  saveCard: boolean;
 }
 
 /** Locks the payment the card goes to: the named one, or the terminal's oldest still waiting. */
@@ -170,8 +190,9 @@ async function takeWaiting(
     payment_id: string;
     gateway_payment_id: string;
     amount_cents: string;
+    save_card: boolean;
   }>(
-    `SELECT payment_id, gateway_payment_id, amount_cents::text
+    `SELECT payment_id, gateway_payment_id, amount_cents::text, save_card
        FROM terminal_simulator_payments
       WHERE company_id = $1 AND terminal_id = $2 AND status = 'waiting' AND expires_at > $3
         AND ($4::text IS NULL OR payment_id = $4)
@@ -186,6 +207,7 @@ async function takeWaiting(
         paymentId: row.payment_id,
         gatewayPaymentId: row.gateway_payment_id,
         amountCents: Number(row.amount_cents),
+        saveCard: row.save_card,
       }
     : undefined;
 }
@@ -217,7 +239,106 @@ async function decide(client: PoolClient, waiting: Waiting, outcome: CardOutcome
   );
 }
 
-function gatewayEvents(waiting: Waiting, outcome: CardOutcome, now: Date): GatewayEvent[] {
+/**
+ * Keeps the card on the processor's side and hands back its reusable token (one per payment: a
+ * redelivered decision finds the same). Test cards take any future expiry: three years ahead.
+ */
+async function saveCard(
+  client: PoolClient,
+  now: Date,
+  waiting: Waiting,
+  companyId: string,
+  card: string,
+  outcome: CardOutcome,
+): Promise<SavedCardDetails> {
+  const expYear = now.getUTCFullYear() + 3;
+  await client.query(
+    `INSERT INTO terminal_simulator_cards
+       (card_token, company_id, card_number, brand, last4, exp_month, exp_year, payment_id, created_at)
+     VALUES ($1, $2, $3, $4, $5, 12, $6, $7, $8) ON CONFLICT (payment_id) DO NOTHING`,
+    [
+      `card_${randomUUID().replaceAll('-', '')}`,
+      companyId,
+      card.replace(/[\s-]/g, ''),
+      outcome.brand,
+      outcome.last4,
+      expYear,
+      waiting.paymentId,
+      now,
+    ],
+  );
+  const { rows } = await client.query<{ card_token: string; exp_month: number; exp_year: number }>(
+    'SELECT card_token, exp_month, exp_year FROM terminal_simulator_cards WHERE payment_id = $1',
+    [waiting.paymentId],
+  );
+  const row = rows[0];
+  if (!row) throw new Error(`terminal simulator lost the card of ${waiting.paymentId}`);
+  return { cardToken: row.card_token, cardExpMonth: row.exp_month, cardExpYear: row.exp_year };
+}
+
+/**
+ * An off-session charge: recorded once per payment id (a repeat answers the first one's id and
+ * decides nothing again), decided at once by the saved card's test number. A token this company
+ * never saved is declined, as a processor answers a detached or foreign payment method.
+ */
+async function chargeSaved(
+  client: PoolClient,
+  now: Date,
+  request: SavedCardChargeRequest,
+  outbox: Pick<WebhookOutbox<GatewayEvent>, 'enqueue'>,
+): Promise<{ gatewayPaymentId: string; decided: boolean }> {
+  const { paymentId, companyId, amountCents, currency } = request;
+  const inserted = await client.query<{ gateway_payment_id: string }>(
+    `INSERT INTO terminal_simulator_payments
+       (payment_id, gateway_payment_id, company_id, terminal_id, amount_cents, currency,
+        expires_at, status, created_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, 'waiting', $7)
+     ON CONFLICT (payment_id) DO NOTHING RETURNING gateway_payment_id`,
+    [paymentId, gatewayPaymentIdOf(), companyId, offSessionTerminalId, amountCents, currency, now],
+  );
+  const created = inserted.rows[0];
+  if (!created) {
+    const { rows } = await client.query<{ gateway_payment_id: string; company_id: string }>(
+      'SELECT gateway_payment_id, company_id FROM terminal_simulator_payments WHERE payment_id = $1',
+      [paymentId],
+    );
+    const stored = rows[0];
+    if (!stored || stored.company_id !== companyId) {
+      throw conflict(`Payment ${paymentId} was sent before with other details`);
+    }
+    return { gatewayPaymentId: stored.gateway_payment_id, decided: false };
+  }
+  const { rows } = await client.query<{ card_number: string }>(
+    'SELECT card_number FROM terminal_simulator_cards WHERE card_token = $1 AND company_id = $2',
+    [request.cardToken, companyId],
+  );
+  const card = rows[0] && outcomeOfCard(rows[0].card_number);
+  const outcome: CardOutcome =
+    card?.approved && card.offSessionDeclines === null
+      ? card
+      : {
+          approved: false,
+          reason: (card?.approved && card.offSessionDeclines) || 'card_declined',
+          brand: card?.brand ?? 'unknown',
+          last4: card?.last4 ?? '0000',
+        };
+  const waiting = {
+    paymentId,
+    gatewayPaymentId: created.gateway_payment_id,
+    amountCents,
+    saveCard: false,
+  };
+  await decide(client, waiting, outcome, now);
+  await outbox.enqueue(client, gatewayEvents(waiting, outcome, now));
+  return { gatewayPaymentId: created.gateway_payment_id, decided: true };
+}
+
+function gatewayEvents(
+  waiting: Waiting,
+  outcome: CardOutcome,
+  now: Date,
+  saved?: SavedCardDetails,
+): GatewayEvent[] {
   const base = {
     paymentId: waiting.paymentId,
     gatewayPaymentId: waiting.gatewayPaymentId,
@@ -234,7 +355,7 @@ function gatewayEvents(waiting: Waiting, outcome: CardOutcome, now: Date): Gatew
   };
   return [
     { ...base, ...card, id: eventId(), type: 'payment.authorized' },
-    { ...base, ...card, id: eventId(), type: 'payment.captured' },
+    { ...base, ...card, ...saved, id: eventId(), type: 'payment.captured' },
   ];
 }
 

@@ -1,8 +1,13 @@
 import type { PaymentCurrency } from '@issuer/events';
-import type { PaymentTerminalGateway, TerminalPaymentRequest } from '../gateway';
+import type {
+  PaymentTerminalGateway,
+  SavedCardChargeRequest,
+  TerminalPaymentRequest,
+} from '../gateway';
 
 export interface RecordingGateway extends PaymentTerminalGateway {
   readonly sent: TerminalPaymentRequest[];
+  readonly charged: SavedCardChargeRequest[];
   readonly cancelled: { paymentId: string; terminalId: string }[];
   readonly refunded: {
     paymentId: string;
@@ -19,15 +24,21 @@ export interface RecordingGateway extends PaymentTerminalGateway {
  */
 export function recordingGateway(): RecordingGateway {
   const sent: TerminalPaymentRequest[] = [];
+  const charged: SavedCardChargeRequest[] = [];
   const cancelled: RecordingGateway['cancelled'] = [];
   const refunded: RecordingGateway['refunded'] = [];
   return {
     name: 'recording',
     sent,
+    charged,
     cancelled,
     refunded,
     async sendPayment(request) {
       sent.push(request);
+      return { gatewayPaymentId: `gw_${request.paymentId}` };
+    },
+    async chargeSavedCard(request) {
+      charged.push(request);
       return { gatewayPaymentId: `gw_${request.paymentId}` };
     },
     async cancelPayment(request) {

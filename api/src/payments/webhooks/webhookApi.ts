@@ -2,6 +2,7 @@ import { declineReason } from '@issuer/events';
 import { type Context, Hono } from 'hono';
 import { z } from 'zod';
 import { type AppEnv, errorResponse, type Feature, validationError } from '../../http';
+import { describeRoute, webhookDescription } from '../../http/openapiSpec';
 import type { GatewayEvent } from '../gateway';
 import { recordGatewayEvent } from '../paymentCommands';
 import { signatureHeader, verifyWebhook, webhookSecretOf } from './webhookSignature';
@@ -16,6 +17,9 @@ const cardEvent = z.object({
   amountCents: z.number().int().min(1).max(99_999_999),
   cardBrand: z.string().min(1).max(40),
   cardLast4: z.string().regex(/^\d{4}$/),
+  cardToken: z.string().min(1).max(200).optional(),
+  cardExpMonth: z.number().int().min(1).max(12).optional(),
+  cardExpYear: z.number().int().min(2000).max(2200).optional(),
 });
 const declinedEvent = z.object({
   ...base,
@@ -64,15 +68,21 @@ export async function signedWebhookBody<T>(
  * so the processor stops retrying.
  */
 export const terminalWebhookRoutes: Feature = () =>
-  new Hono<AppEnv>().post(terminalWebhookPath, async (c) => {
-    const { deps } = c.var;
-    const secret = webhookSecretOf(deps.config);
-    const signature = { secret, header: signatureHeader, label: 'terminal' };
-    const body = await signedWebhookBody(c, signature, gatewayEventSchema);
-    if ('refused' in body) return body.refused;
-    await recordGatewayEvent(deps, body.event, { correlationId: c.var.requestId });
-    return c.json({ received: true }, 200);
-  });
+  new Hono<AppEnv>().post(
+    terminalWebhookPath,
+    describeRoute(
+      webhookDescription('The card processor’s events', signatureHeader, gatewayEventSchema),
+    ),
+    async (c) => {
+      const { deps } = c.var;
+      const secret = webhookSecretOf(deps.config);
+      const signature = { secret, header: signatureHeader, label: 'terminal' };
+      const body = await signedWebhookBody(c, signature, gatewayEventSchema);
+      if ('refused' in body) return body.refused;
+      await recordGatewayEvent(deps, body.event, { correlationId: c.var.requestId });
+      return c.json({ received: true }, 200);
+    },
+  );
 
 function parseJson(raw: string): unknown {
   try {

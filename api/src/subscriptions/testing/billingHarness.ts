@@ -5,6 +5,11 @@ import {
   startEtransferHarness,
 } from '../../etransfers/testing/etransferHarness';
 import { jsonOf } from '../../http/testing/responses';
+import { createTerminalSimulator, type TerminalSimulator } from '../../payments/simulator';
+import { migrateTerminalSimulator } from '../../payments/simulator/simulatorTables';
+import { lateBound } from '../../payments/simulator/testing/simulatorHarness';
+import { terminalWebhookPath } from '../../payments/webhooks/webhookApi';
+import { webhookSecretOf } from '../../payments/webhooks/webhookSignature';
 import {
   type BillingCollector,
   createBillingCollector,
@@ -18,6 +23,12 @@ export type Payee = Awaited<ReturnType<EtransferHarness['companyWithCustomer']>>
 };
 
 export interface BillingHarness extends Omit<EtransferHarness, 'companyWithCustomer'> {
+  /** The terminal simulator, the app's card gateway here (saved cards, off-session charges). */
+  terminals: TerminalSimulator;
+  /** The app's card gateway (the simulator behind it): `failNextSends(n)` makes it unreachable. */
+  cardGateway: ReturnType<typeof lateBound>;
+  /** A card payment of the customer taken on a new terminal with "save the card"; the card's id. */
+  saveCard(company: Payee, card?: string): Promise<string>;
   /** A verified company with one customer; `adminEmail` signs it in again. */
   companyWithCustomer(): Promise<Payee>;
   scheduler: BillingScheduler;
@@ -35,8 +46,25 @@ export interface BillingHarness extends Omit<EtransferHarness, 'companyWithCusto
 
 /** The e-transfer harness (real app, simulator, wallet recorder) with the billing workers run by hand. */
 export async function startBillingHarness(): Promise<BillingHarness> {
-  const h = await startEtransferHarness();
+  const gateway = lateBound();
+  const h = await startEtransferHarness({}, gateway);
   await migrateBillingCollector(h.pool);
+  await migrateTerminalSimulator(h.pool);
+  const terminals = createTerminalSimulator({
+    pool: h.pool,
+    clock: h.deps.clock,
+    secret: webhookSecretOf(h.deps.config),
+    deliver: async ({ body, headers }) =>
+      (
+        await h.app.request(`/api${terminalWebhookPath}`, {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json', ...headers },
+          body,
+        })
+      ).status,
+    delivery: { retryBaseMs: 1, retryMaxMs: 1 },
+  });
+  gateway.bind(terminals);
   const scheduler = createBillingScheduler(h.deps);
   const collector = createBillingCollector(h.deps);
   const etransferTimer = createEtransferScheduler(h.deps);
@@ -47,6 +75,18 @@ export async function startBillingHarness(): Promise<BillingHarness> {
     );
     const head = rows[0]?.head;
     if (head) expect(await h.deps.readModels.waitFor(BigInt(head), 10_000)).toBe(true);
+  }
+
+  /** Every terminal webhook, also those a background kick holds right now. */
+  async function deliverCards() {
+    for (let round = 0; round < 50; round++) {
+      await terminals.deliverDue();
+      const { rows } = await h.pool.query(
+        'SELECT 1 FROM terminal_simulator_webhooks WHERE delivered_at IS NULL LIMIT 1',
+      );
+      if (rows.length === 0) return;
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
   }
 
   let counter = 0;
@@ -67,9 +107,50 @@ export async function startBillingHarness(): Promise<BillingHarness> {
       await scheduler.runOnce();
       await etransferTimer.runOnce();
       await collector.runOnce();
+      await deliverCards();
       await h.settle();
       await collector.runOnce();
       await caughtUp();
+    },
+    terminals,
+    cardGateway: gateway,
+    async saveCard(company, card) {
+      counter += 1;
+      const terminal = await h.call('POST', '/api/terminals', {
+        token: company.token,
+        body: { name: `Till ${counter}`, deviceId: `tbill_${counter}_${Date.now()}` },
+      });
+      expect(terminal.status).toBe(201);
+      const { id: terminalId } = await jsonOf<{ id: string }>(terminal);
+      const paid = await h.call('POST', '/api/payments', {
+        token: company.token,
+        body: {
+          terminalId,
+          amountCents: 100,
+          currency: 'CAD',
+          customerId: company.customerId,
+          saveCard: true,
+        },
+      });
+      expect(paid.status).toBe(201);
+      const presented = await h.call(
+        'POST',
+        `/api/terminals/${terminalId}/simulator/present-card`,
+        {
+          token: company.token,
+          body: card ? { card } : {},
+        },
+      );
+      expect(presented.status).toBe(202);
+      await deliverCards();
+      await caughtUp();
+      const cards = await h.call('GET', `/api/customers/${company.customerId}/cards`, {
+        token: company.token,
+      });
+      expect(cards.status).toBe(200);
+      const [newest] = await jsonOf<{ id: string }[]>(cards);
+      if (!newest) throw new Error('the card was not saved');
+      return newest.id;
     },
     async plan(company, body = {}) {
       const res = await h.call('POST', '/api/plans', {

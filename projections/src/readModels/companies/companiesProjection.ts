@@ -6,6 +6,7 @@ import {
 } from '@issuer/events';
 import type { PoolClient } from 'pg';
 import type { Projection } from '../../projection';
+import { addColumnIfMissing } from '../../runner/schema';
 import { companyStandingTriggers } from '../revokedTokens/tokenStandingNotices';
 
 export interface TerminalRow {
@@ -45,8 +46,8 @@ CREATE TABLE IF NOT EXISTS companies (
   registered_at timestamptz NOT NULL,
   position bigint NOT NULL
 );
-ALTER TABLE companies ADD COLUMN IF NOT EXISTS suspended boolean NOT NULL DEFAULT false;
-ALTER TABLE companies ADD COLUMN IF NOT EXISTS suspension_reason text;
+${addColumnIfMissing('companies', 'suspended', 'boolean NOT NULL DEFAULT false')}
+${addColumnIfMissing('companies', 'suspension_reason', 'text')}
 CREATE INDEX IF NOT EXISTS companies_name_idx ON companies (lower(name));
 CREATE INDEX IF NOT EXISTS companies_symbol_idx ON companies (symbol);
 `;

@@ -5,13 +5,14 @@ import {
   type InvestorStatus,
 } from '@issuer/events';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { capTableProjection } from '../capTable/capTableProjection';
 import { projectionDatabase, recorded } from '../testing';
 import { customersProjection } from './customersProjection';
 import { getCustomer, listCustomers, streamCustomers } from './queries';
 
 let db: Awaited<ReturnType<typeof projectionDatabase>>;
 beforeAll(async () => {
-  db = await projectionDatabase([customersProjection]);
+  db = await projectionDatabase([customersProjection, capTableProjection]);
 });
 afterAll(() => db.pool.end());
 
@@ -92,6 +93,31 @@ describe('customers read model', () => {
     expect(await getCustomer(db.pool, 'co-a', 'a3')).toBeUndefined();
     expect(await getCustomer(db.pool, 'co-b', 'a1')).toBeUndefined();
     expect(await getCustomer(db.pool, 'co-a', 'a1')).toMatchObject({ email: 'ada@x.test' });
+  });
+
+  it('given a status moved on in a later batch, then no count is kept at zero (as in a rebuild)', async () => {
+    const status = (from: InvestorStatus, to: InvestorStatus): CustomerEvent => ({
+      type: 'InvestorStatusChanged',
+      data: {
+        ...on('co-z', 'z1'),
+        ...{ from, to, kind: 'forward', reason: null, evidence: null },
+        ...{ changedBy: 'u', changedAt: 'x' },
+      },
+    });
+    await db.apply(customersProjection, recorded([added('co-z', 'z1', { name: 'Zed' })]));
+    await db.apply(
+      customersProjection,
+      recorded([status('Not Registered', 'Registered with the product')], 2n),
+    );
+    await db.apply(
+      customersProjection,
+      recorded([status('Registered with the product', 'KYC Complete')], 3n),
+    );
+    const { rows } = await db.pool.query(
+      `SELECT value, total FROM customer_counts
+        WHERE company_id = 'co-z' AND dimension = 'investorStatus'`,
+    );
+    expect(rows).toEqual([{ value: 'KYC Complete', total: '1' }]);
   });
 
   it('given the same events again, then nothing changes, counts included', async () => {

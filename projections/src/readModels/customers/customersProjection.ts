@@ -217,6 +217,12 @@ async function addCounts(client: PoolClient, deltas: ReadonlyMap<string, number>
      ON CONFLICT (company_id, dimension, value) DO UPDATE SET total = c.total + EXCLUDED.total`,
     [JSON.stringify(records)],
   );
+  // A count back at zero goes, so the table is the same whatever the batches were (a rebuild's
+  // one big batch never writes the rows that smaller live batches took up and back down).
+  await client.query(
+    'DELETE FROM customer_counts WHERE total = 0 AND company_id = ANY($1::text[])',
+    [[...new Set(records.map((record) => String(record[0])))]],
+  );
 }
 
 export interface StoredCustomer {

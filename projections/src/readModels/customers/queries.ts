@@ -68,7 +68,7 @@ export async function getCustomer(
   customerId: string,
 ): Promise<CustomerRow | undefined> {
   const { rows } = await db.query<StoredCustomer>(
-    `SELECT ${customerColumns} FROM customers
+    `SELECT ${answeredColumns} FROM customers
       WHERE customer_id = $1 AND company_id = $2 AND NOT removed`,
     [customerId, companyId],
   );
@@ -82,21 +82,38 @@ export async function getCustomer(
  * in the same statement.
  */
 /** What a page selects and how a selected row becomes what the caller gets. */
+/**
+ * A holder's tokenBalance and percentageOwned come from the cap table (issue 10) once they have
+ * held shares: their shares now, and those over every share issued by the company. Before that,
+ * the values the customer was added or imported with.
+ */
+const heldShares = `(SELECT h.shares FROM cap_table_holders h
+  WHERE h.company_id = customers.company_id AND h.customer_id = customers.customer_id)`;
+const issuedShares = `(SELECT sum(s.issued) FROM share_classes s
+  WHERE s.company_id = customers.company_id)`;
+const derivedBalance = `coalesce(${heldShares}::double precision, token_balance)`;
+const derivedPercentage = `coalesce(round(${heldShares} * 100.0 / nullif(${issuedShares}, 0), 6)::double precision,
+  percentage_owned)`;
+/** The stored columns with the two derived ones, for every answer (never for the projection). */
+const answeredColumns = customerColumns
+  .replace('token_balance,', `${derivedBalance} AS token_balance,`)
+  .replace('percentage_owned,', `${derivedPercentage} AS percentage_owned,`);
+
 interface Shape<Row> {
   columns: string;
   // biome-ignore lint/suspicious/noExplicitAny: a row as pg decodes `columns`
   map: (selected: any) => Row;
 }
 
-const storedShape: Shape<CustomerRow> = { columns: customerColumns, map: toCustomerRow };
+const storedShape: Shape<CustomerRow> = { columns: answeredColumns, map: toCustomerRow };
 
 /** A customer as the API answers it (the record: the row without companyId, removed, position). */
 const jsonShape: Shape<string> = {
   columns: `json_build_object('id', customer_id, 'name', name, 'lastName', last_name,
     'nickname', nickname, 'avatar', avatar, 'company', company, 'jobTitle', job_title,
     'email', email, 'phone', phone, 'address', address, 'birthday', birthday, 'notes', notes,
-    'tags', tags, 'roundId', round_id, 'tokenPrice', token_price, 'tokenBalance', token_balance,
-    'percentageOwned', percentage_owned, 'walletAddress', wallet_address, 'starred', starred,
+    'tags', tags, 'roundId', round_id, 'tokenPrice', token_price, 'tokenBalance', ${derivedBalance},
+    'percentageOwned', ${derivedPercentage}, 'walletAddress', wallet_address, 'starred', starred,
     'leadStatus', lead_status, 'investorStatus', investor_status,
     'createdAt', ${isoText('created_at')}, 'updatedAt', ${isoText('updated_at')},
     'version', version)::text AS json`,
@@ -297,7 +314,7 @@ export async function* streamCustomers(
     await client.query('BEGIN READ ONLY');
     await client.query(
       `DECLARE customers_export NO SCROLL CURSOR FOR
-       SELECT ${customerColumns} FROM customers WHERE ${where.sql} ORDER BY ${orderBy(query.sort)}`,
+       SELECT ${answeredColumns} FROM customers WHERE ${where.sql} ORDER BY ${orderBy(query.sort)}`,
       where.params,
     );
     for (;;) {

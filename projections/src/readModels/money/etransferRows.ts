@@ -1,5 +1,6 @@
 import { type EtransferEvent, ledgerAccounts } from '@issuer/events';
 import type { PoolClient } from 'pg';
+import { addColumnIfMissing } from '../../runner/schema';
 import { type LedgerLine, transfer } from './ledger';
 import { addCounts, type TransactionRow } from './transactionRows';
 
@@ -33,6 +34,8 @@ export interface EtransferRow {
   matchedByUser: string | null;
   matchReason: string | null;
   failureReason: string | null;
+  /** The subscription invoice a billing request collects. */
+  invoiceId: string | null;
   createdAt: string;
   expiresAt: string | null;
   completedAt: string | null;
@@ -47,6 +50,7 @@ const blank = {
   matchedByUser: null,
   matchReason: null,
   failureReason: null,
+  invoiceId: null,
   expiresAt: null,
   completedAt: null,
 };
@@ -72,6 +76,7 @@ export function evolveEtransferRow(
         message: event.data.message,
         reference: event.data.reference,
         requestedBy: event.data.requestedBy,
+        invoiceId: event.data.invoiceId ?? null,
         createdAt: event.data.requestedAt,
         expiresAt: event.data.expiresAt,
         position,
@@ -252,7 +257,7 @@ export function etransferMoneyMoved(
 
 export const etransferColumns = `etransfer_id, company_id, kind, status, customer_id, email,
   amount_cents, currency, message, reference, requested_by, matched_by, matched_by_user,
-  match_reason, failure_reason, created_at, expires_at, completed_at, position`;
+  match_reason, failure_reason, invoice_id, created_at, expires_at, completed_at, position`;
 
 export interface StoredEtransfer {
   etransfer_id: string;
@@ -270,6 +275,7 @@ export interface StoredEtransfer {
   matched_by_user: string | null;
   match_reason: string | null;
   failure_reason: string | null;
+  invoice_id: string | null;
   created_at: Date;
   expires_at: Date | null;
   completed_at: Date | null;
@@ -293,6 +299,7 @@ export function toEtransferRow(stored: StoredEtransfer): EtransferRow {
     matchedByUser: stored.matched_by_user,
     matchReason: stored.match_reason,
     failureReason: stored.failure_reason,
+    invoiceId: stored.invoice_id,
     createdAt: stored.created_at.toISOString(),
     expiresAt: stored.expires_at?.toISOString() ?? null,
     completedAt: stored.completed_at?.toISOString() ?? null,
@@ -322,11 +329,11 @@ export async function upsertEtransfers(
     `INSERT INTO etransfers AS t (${etransferColumns})
      SELECT id, "companyId", kind, status, "customerId", email, "amountCents", currency, message,
             reference, "requestedBy", "matchedBy", "matchedByUser", "matchReason",
-            "failureReason", "createdAt", "expiresAt", "completedAt", position
+            "failureReason", "invoiceId", "createdAt", "expiresAt", "completedAt", position
        FROM jsonb_to_recordset($1::jsonb) AS r(id text, "companyId" text, kind text, status text,
          "customerId" text, email text, "amountCents" bigint, currency text, message text,
          reference text, "requestedBy" text, "matchedBy" text, "matchedByUser" text,
-         "matchReason" text, "failureReason" text, "createdAt" timestamptz,
+         "matchReason" text, "failureReason" text, "invoiceId" text, "createdAt" timestamptz,
          "expiresAt" timestamptz, "completedAt" timestamptz, position bigint)
      ON CONFLICT (etransfer_id) DO UPDATE SET
        status = EXCLUDED.status, customer_id = EXCLUDED.customer_id,
@@ -409,4 +416,6 @@ CREATE INDEX IF NOT EXISTS etransfers_unmatched_idx
 CREATE INDEX IF NOT EXISTS etransfers_customer_idx ON etransfers (customer_id);
 CREATE INDEX IF NOT EXISTS etransfers_reference_idx
   ON etransfers (company_id, reference) WHERE reference IS NOT NULL;
+-- Added with the invoice link: older rows stay null until the read model is rebuilt.
+${addColumnIfMissing('etransfers', 'invoice_id', 'text')}
 `;

@@ -2,6 +2,7 @@ import type { RecordedEvent } from '@issuer/events';
 import { asUserEvent } from '@issuer/events';
 import type { Pool, PoolClient } from 'pg';
 import type { Projection } from '../../projection';
+import { addColumnIfMissing } from '../../runner/schema';
 import { tokenStandingTriggers } from './tokenStandingNotices';
 
 type Queryable = Pool | PoolClient;
@@ -14,7 +15,7 @@ CREATE TABLE IF NOT EXISTS revoked_tokens (
   expires_at timestamptz NOT NULL,
   position bigint NOT NULL
 );
-ALTER TABLE revoked_tokens ADD COLUMN IF NOT EXISTS session_id text;
+${addColumnIfMissing('revoked_tokens', 'session_id', 'text')}
 CREATE INDEX IF NOT EXISTS revoked_tokens_session_id ON revoked_tokens (session_id)
   WHERE session_id IS NOT NULL;
 `;

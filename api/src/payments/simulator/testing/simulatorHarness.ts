@@ -145,7 +145,7 @@ export async function startSimulatorHarness(
 }
 
 /** The app's gateway exists before the database the simulator needs: bound once it does. */
-function lateBound(): TerminalSimulatorGateway & {
+export function lateBound(): TerminalSimulatorGateway & {
   bind(target: TerminalSimulatorGateway): void;
   failNextSends(count: number): void;
   failNextRefunds(count: number): void;
@@ -175,6 +175,13 @@ function lateBound(): TerminalSimulatorGateway & {
         throw unreachable();
       }
       return bound().sendPayment(request);
+    },
+    async chargeSavedCard(request) {
+      if (failSends > 0) {
+        failSends -= 1;
+        throw unreachable();
+      }
+      return bound().chargeSavedCard(request);
     },
     cancelPayment: (request) => bound().cancelPayment(request),
     async refundPayment(request) {

@@ -1,0 +1,275 @@
+import Download from '@mui/icons-material/Download';
+import Policy from '@mui/icons-material/Policy';
+import {
+  Alert,
+  Box,
+  Button,
+  Drawer,
+  IconButton,
+  Link,
+  Typography,
+  useMediaQuery,
+} from '@mui/material';
+import type { Theme } from '@mui/material/styles';
+import { useState } from 'react';
+import {
+  Datagrid,
+  DateTimeInput,
+  FilterButton,
+  FunctionField,
+  List,
+  SelectInput,
+  SimpleList,
+  TextInput,
+  TopToolbar,
+  useListContext,
+  useNotify,
+  useTranslate,
+} from 'react-admin';
+import { Link as RouterLink } from 'react-router-dom';
+import { Detail } from '../lists/Detail';
+import { DateTime } from '../payments/Money';
+import { type AuditEntry, downloadAudit, recordPath } from './auditApi';
+
+const field = (name: string) => `app.audit.fields.${name}`;
+const resources = [
+  'customers',
+  'payments',
+  'etransfers',
+  'subscriptions',
+  'plans',
+  'company',
+  'users',
+  'wallet',
+];
+
+const filters = [
+  <TextInput key="actorId" source="actorId" label={field('actor_id')} />,
+  <TextInput key="eventType" source="eventType" label={field('event_type')} />,
+  <SelectInput
+    key="resource"
+    source="resource"
+    label={field('resource')}
+    choices={resources.map((id) => ({ id, name: id }))}
+  />,
+  <TextInput key="recordId" source="recordId" label={field('record_id')} />,
+  <DateTimeInput key="from" source="from" label={field('from')} />,
+  <DateTimeInput key="to" source="to" label={field('to')} />,
+];
+
+function ExportButton() {
+  const translate = useTranslate();
+  const notify = useNotify();
+  const { filterValues, total } = useListContext();
+  return (
+    <Button
+      size="small"
+      startIcon={<Download />}
+      disabled={!total}
+      onClick={() =>
+        void downloadAudit(filterValues).catch(() =>
+          notify('app.audit.export_failed', { type: 'error' }),
+        )
+      }
+    >
+      {translate('app.audit.export')}
+    </Button>
+  );
+}
+
+function Totals() {
+  const translate = useTranslate();
+  const { total, error, isPending } = useListContext();
+  if (error) {
+    return (
+      <Alert severity="error" sx={{ m: 1 }}>
+        {translate('app.audit.load_failed', { message: (error as Error).message })}
+      </Alert>
+    );
+  }
+  if (isPending || !total) return null;
+  return (
+    <Typography
+      variant="body2"
+      color="text.secondary"
+      sx={{ px: 2, py: 1 }}
+      data-testid="audit-totals"
+    >
+      {translate('app.audit.totals', { count: total.toLocaleString() })}
+    </Typography>
+  );
+}
+
+function NoEntries() {
+  const translate = useTranslate();
+  const { filterValues, error } = useListContext();
+  if (error) return null;
+  const filtered = Object.keys(filterValues).length > 0;
+  return (
+    <Box component="section" sx={{ py: 6, px: 2, textAlign: 'center' }}>
+      <Policy sx={{ fontSize: 56, color: 'text.disabled' }} />
+      <Typography variant="h6" component="p">
+        {translate(filtered ? 'app.audit.no_match' : 'app.audit.empty')}
+      </Typography>
+    </Box>
+  );
+}
+
+function Actor({ entry }: { entry: AuditEntry }) {
+  const translate = useTranslate();
+  if (entry.actorId === 'system') return <>{translate('app.audit.system')}</>;
+  return <bdi>{entry.actorName ?? entry.actorId}</bdi>;
+}
+
+function RecordLink({ entry }: { entry: AuditEntry }) {
+  const path = recordPath(entry);
+  const text = `${entry.resource} · ${entry.recordId.slice(0, 8)}`;
+  if (!path) return <bdi>{text}</bdi>;
+  return (
+    <Link component={RouterLink} to={path} onClick={(event) => event.stopPropagation()}>
+      <bdi>{text}</bdi>
+    </Link>
+  );
+}
+
+function AuditRows({ onOpen }: { onOpen: (entry: AuditEntry) => void }) {
+  const small = useMediaQuery((theme: Theme) => theme.breakpoints.down('md'), { noSsr: true });
+  const open = (_id: unknown, _resource: string, record: unknown) => {
+    onOpen(record as AuditEntry);
+    return false as const;
+  };
+  if (small) {
+    return (
+      <SimpleList<AuditEntry>
+        empty={<NoEntries />}
+        rowClick={open}
+        primaryText={(entry) => <bdi>{entry.eventType}</bdi>}
+        secondaryText={(entry) => <Actor entry={entry} />}
+        tertiaryText={(entry) => <DateTime iso={entry.at} />}
+        rowSx={() => ({ overflowWrap: 'anywhere' })}
+      />
+    );
+  }
+  return (
+    <Datagrid
+      empty={<NoEntries />}
+      rowClick={open}
+      bulkActionButtons={false}
+      sx={{ overflowX: 'auto', maxWidth: '100%' }}
+    >
+      <FunctionField
+        source="at"
+        label={field('at')}
+        render={(entry: AuditEntry) => <DateTime iso={entry.at} />}
+      />
+      <FunctionField
+        source="actorId"
+        label={field('actor')}
+        sortable={false}
+        render={(entry: AuditEntry) => <Actor entry={entry} />}
+      />
+      <FunctionField
+        source="eventType"
+        label={field('event_type')}
+        sortable={false}
+        render={(entry: AuditEntry) => <bdi>{entry.eventType}</bdi>}
+      />
+      <FunctionField
+        source="recordId"
+        label={field('record')}
+        sortable={false}
+        render={(entry: AuditEntry) => <RecordLink entry={entry} />}
+      />
+      <FunctionField
+        source="reason"
+        label={field('reason')}
+        sortable={false}
+        render={(entry: AuditEntry) => entry.reason ?? ''}
+      />
+    </Datagrid>
+  );
+}
+
+function AuditDrawer({ entry, onClose }: { entry: AuditEntry; onClose: () => void }) {
+  const translate = useTranslate();
+  return (
+    <Drawer anchor="right" open onClose={onClose}>
+      <Box
+        sx={{ width: { xs: '100vw', sm: 440 }, p: 2 }}
+        role="region"
+        aria-label={entry.eventType}
+      >
+        <Box sx={{ display: 'flex', justifyContent: 'space-between', alignItems: 'center' }}>
+          <Typography variant="h6" component="h2">
+            <bdi>{entry.eventType}</bdi>
+          </Typography>
+          <IconButton onClick={onClose} aria-label={translate('ra.action.close')}>
+            ×
+          </IconButton>
+        </Box>
+        <Detail label={field('at')}>
+          <DateTime iso={entry.at} />
+        </Detail>
+        <Detail label={field('actor')}>
+          <Actor entry={entry} />
+        </Detail>
+        <Detail label={field('record')}>
+          <RecordLink entry={entry} />
+        </Detail>
+        <Detail label={field('reason')}>{entry.reason ?? '—'}</Detail>
+        <Detail label={field('event_id')}>
+          <bdi>{entry.eventId}</bdi>
+        </Detail>
+        <Typography variant="subtitle2" sx={{ mt: 2 }}>
+          {translate(field('details'))}
+        </Typography>
+        <Box
+          component="pre"
+          dir="ltr"
+          sx={{
+            fontSize: 12,
+            whiteSpace: 'pre-wrap',
+            overflowWrap: 'anywhere',
+            bgcolor: 'action.hover',
+            p: 1,
+          }}
+        >
+          {JSON.stringify(entry.details, null, 2)}
+        </Box>
+      </Box>
+    </Drawer>
+  );
+}
+
+/**
+ * `/audit`: every event of the company, newest first, with who, when, what, the reason and a
+ * link to the record; filters, the exact count, the CSV export and a drawer with the details.
+ */
+export default function AuditList() {
+  const translate = useTranslate();
+  const [opened, setOpened] = useState<AuditEntry | null>(null);
+  return (
+    <Box sx={{ minWidth: 0 }}>
+      <List
+        resource="audit"
+        title={translate('app.audit.title')}
+        filters={filters}
+        sort={{ field: 'at', order: 'DESC' }}
+        perPage={25}
+        actions={
+          <TopToolbar sx={{ flexWrap: 'wrap' }}>
+            <FilterButton />
+            <ExportButton />
+          </TopToolbar>
+        }
+        exporter={false}
+        empty={false}
+        sx={{ '& .RaList-main': { minWidth: 0 } }}
+      >
+        <Totals />
+        <AuditRows onOpen={setOpened} />
+      </List>
+      {opened && <AuditDrawer entry={opened} onClose={() => setOpened(null)} />}
+    </Box>
+  );
+}

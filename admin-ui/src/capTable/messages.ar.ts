@@ -1,0 +1,36 @@
+import type { CapTableMessages } from './messages.en';
+
+/** The cap table screen's texts in Arabic. */
+export const capTableArabic: CapTableMessages = {
+  title: 'جدول الملكية',
+  as_of: 'بتاريخ',
+  now: 'الآن',
+  export: 'تصدير CSV',
+  holder: 'المالك',
+  shares: 'الأسهم',
+  percent: 'نسبة الملكية',
+  classes: 'فئات الأسهم',
+  class: 'الفئة',
+  kind: 'النوع',
+  authorized: 'المصرح بها',
+  issued: 'المصدرة',
+  form: {
+    new: 'فئة أسهم جديدة',
+    title: 'فئة أسهم جديدة',
+    name: 'الاسم',
+    kind: 'النوع',
+    votes: 'الأصوات لكل سهم',
+    authorized: 'الأسهم المصرح بها',
+    par_value: 'القيمة الاسمية (CAD)',
+    preference: 'أفضلية التصفية (×)',
+    seniority: 'الأقدمية',
+    save: 'حفظ',
+    saved: 'أُنشئت فئة الأسهم',
+    whole_in: 'عدد صحيح من %{min} إلى %{max}',
+  },
+  kinds: { common: 'عادية', preferred: 'ممتازة' },
+  totals: 'أُصدر %{issued} من %{authorized} سهمًا · %{holders} مالكًا',
+  empty: 'لم تُصدر أسهم حتى هذا التاريخ',
+  error: 'تعذر تحميل جدول الملكية',
+  loading: 'جارٍ تحميل جدول الملكية',
+};

@@ -1,0 +1,36 @@
+/** The cap table screen's texts in English (`app.captable`). */
+export const capTableEnglish = {
+  title: 'Cap table',
+  as_of: 'As of',
+  now: 'Now',
+  export: 'Export CSV',
+  holder: 'Holder',
+  shares: 'Shares',
+  percent: '% owned',
+  classes: 'Share classes',
+  class: 'Class',
+  kind: 'Kind',
+  authorized: 'Authorized',
+  issued: 'Issued',
+  form: {
+    new: 'New share class',
+    title: 'New share class',
+    name: 'Name',
+    kind: 'Kind',
+    votes: 'Votes per share',
+    authorized: 'Authorized shares',
+    par_value: 'Par value (CAD)',
+    preference: 'Liquidation preference (×)',
+    seniority: 'Seniority',
+    save: 'Save',
+    saved: 'Share class created',
+    whole_in: 'A whole number from %{min} to %{max}',
+  },
+  kinds: { common: 'Common', preferred: 'Preferred' },
+  totals: '%{issued} of %{authorized} shares issued · %{holders} holders',
+  empty: 'No shares issued by this date',
+  error: 'The cap table could not be loaded',
+  loading: 'Loading the cap table',
+};
+
+export type CapTableMessages = typeof capTableEnglish;

@@ -1,0 +1,36 @@
+import type { CapTableMessages } from './messages.en';
+
+/** The cap table screen's texts in Turkish. */
+export const capTableTurkish: CapTableMessages = {
+  title: 'Hisse tablosu',
+  as_of: 'Tarih itibarıyla',
+  now: 'Şimdi',
+  export: 'CSV dışa aktar',
+  holder: 'Hissedar',
+  shares: 'Hisse',
+  percent: 'Sahiplik %',
+  classes: 'Hisse sınıfları',
+  class: 'Sınıf',
+  kind: 'Tür',
+  authorized: 'Kayıtlı',
+  issued: 'İhraç edilen',
+  form: {
+    new: 'Yeni hisse sınıfı',
+    title: 'Yeni hisse sınıfı',
+    name: 'Ad',
+    kind: 'Tür',
+    votes: 'Hisse başına oy',
+    authorized: 'Kayıtlı hisse',
+    par_value: 'Nominal değer (CAD)',
+    preference: 'Tasfiye önceliği (×)',
+    seniority: 'Öncelik sırası',
+    save: 'Kaydet',
+    saved: 'Hisse sınıfı oluşturuldu',
+    whole_in: '%{min} ile %{max} arasında bir tam sayı',
+  },
+  kinds: { common: 'Adi', preferred: 'İmtiyazlı' },
+  totals: '%{authorized} hisseden %{issued} ihraç edildi · %{holders} hissedar',
+  empty: 'Bu tarihe kadar ihraç edilmiş hisse yok',
+  error: 'Hisse tablosu yüklenemedi',
+  loading: 'Hisse tablosu yükleniyor',
+};

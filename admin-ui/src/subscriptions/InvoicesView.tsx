@@ -1,0 +1,204 @@
+import ReceiptLong from '@mui/icons-material/ReceiptLong';
+import { Alert, Box, Typography, useMediaQuery } from '@mui/material';
+import type { Theme } from '@mui/material/styles';
+import { lazy, Suspense, useState } from 'react';
+import {
+  Datagrid,
+  FilterButton,
+  FunctionField,
+  List,
+  SelectInput,
+  SimpleList,
+  TopToolbar,
+  useListContext,
+  useTranslate,
+} from 'react-admin';
+import { customerFilter } from '../lists/customerFilter';
+import { DateTime, Money } from '../payments/Money';
+import { InvoiceStatusChip } from './StatusChip';
+import { type Invoice, invoiceStatuses } from './subscriptionApi';
+
+const InvoiceDrawer = lazy(() =>
+  import('./InvoiceDrawer').then((module) => ({ default: module.InvoiceDrawer })),
+);
+
+const field = (name: string) => `app.subscriptions.fields.${name}`;
+
+const filters = [
+  <SelectInput
+    key="status"
+    source="status"
+    label={field('status')}
+    choices={invoiceStatuses.map((id) => ({ id, name: `app.subscriptions.invoice_status.${id}` }))}
+    alwaysOn
+  />,
+  customerFilter(field('customer')),
+];
+
+function Period({ invoice }: { invoice: Invoice }) {
+  return (
+    <>
+      <DateTime iso={invoice.periodStart} /> – <DateTime iso={invoice.periodEnd} />
+    </>
+  );
+}
+
+function Totals() {
+  const translate = useTranslate();
+  const { total, error, isPending } = useListContext();
+  if (error) {
+    return (
+      <Alert severity="error" sx={{ m: 1 }}>
+        {translate('app.subscriptions.invoice.load_failed', { message: (error as Error).message })}
+      </Alert>
+    );
+  }
+  if (isPending || !total) return null;
+  return (
+    <Typography
+      variant="body2"
+      color="text.secondary"
+      sx={{ px: 2, py: 1 }}
+      data-testid="invoices-totals"
+    >
+      {translate('app.subscriptions.invoice.totals', { count: total.toLocaleString() })}
+    </Typography>
+  );
+}
+
+function NoInvoices() {
+  const translate = useTranslate();
+  const { filterValues, error } = useListContext();
+  if (error) return null;
+  const filtered = Object.keys(filterValues).length > 0;
+  return (
+    <Box component="section" sx={{ py: 6, px: 2, textAlign: 'center' }}>
+      <ReceiptLong sx={{ fontSize: 56, color: 'text.disabled' }} />
+      <Typography variant="h6" component="p">
+        {translate(
+          filtered ? 'app.subscriptions.invoice.no_match' : 'app.subscriptions.invoice.empty',
+        )}
+      </Typography>
+      {!filtered && (
+        <Typography color="text.secondary">
+          {translate('app.subscriptions.invoice.empty_hint')}
+        </Typography>
+      )}
+    </Box>
+  );
+}
+
+function InvoiceRows({ onOpen }: { onOpen: (invoice: Invoice) => void }) {
+  const small = useMediaQuery((theme: Theme) => theme.breakpoints.down('md'), { noSsr: true });
+  const open = (_id: unknown, _resource: string, record: unknown) => {
+    onOpen(record as Invoice);
+    return false as const;
+  };
+  if (small) {
+    return (
+      <SimpleList<Invoice>
+        empty={<NoInvoices />}
+        rowClick={open}
+        primaryText={(record) => (
+          <Box
+            component="span"
+            sx={{ display: 'flex', gap: 1, alignItems: 'center', flexWrap: 'wrap' }}
+          >
+            <bdi style={{ fontFamily: 'monospace' }}>{record.number}</bdi>
+            <Money cents={record.amountCents} />
+            <InvoiceStatusChip status={record.status} />
+          </Box>
+        )}
+        // The period under the name, not beside it: a phone has no room for both on one line.
+        secondaryText={(record) => (
+          <>
+            <bdi>{record.customerName ?? ''}</bdi>
+            <br />
+            <Period invoice={record} />
+          </>
+        )}
+        rowSx={() => ({ overflowWrap: 'anywhere' })}
+      />
+    );
+  }
+  return (
+    <Datagrid
+      empty={<NoInvoices />}
+      rowClick={open}
+      bulkActionButtons={false}
+      sx={{ overflowX: 'auto', maxWidth: '100%' }}
+    >
+      <FunctionField
+        source="number"
+        label={field('number')}
+        sortable={false}
+        render={(record: Invoice) => <bdi style={{ fontFamily: 'monospace' }}>{record.number}</bdi>}
+      />
+      <FunctionField
+        source="customerName"
+        label={field('customer')}
+        sortable={false}
+        render={(record: Invoice) => <bdi>{record.customerName ?? ''}</bdi>}
+      />
+      <FunctionField
+        source="periodStart"
+        label={field('invoice_period')}
+        render={(record: Invoice) => <Period invoice={record} />}
+      />
+      <FunctionField
+        source="amountCents"
+        label={field('amount')}
+        textAlign="right"
+        render={(record: Invoice) => <Money cents={record.amountCents} />}
+      />
+      <FunctionField
+        source="status"
+        label={field('status')}
+        sortable={false}
+        render={(record: Invoice) => <InvoiceStatusChip status={record.status} />}
+      />
+      <FunctionField
+        source="issuedAt"
+        label="app.subscriptions.invoice.issued_at"
+        render={(record: Invoice) => <DateTime iso={record.issuedAt} />}
+      />
+    </Datagrid>
+  );
+}
+
+/**
+ * `/subscriptions/invoices`: every invoice of the company's subscriptions, newest first, by status
+ * and customer, each opening its detail (and from there its e-transfer).
+ */
+export function InvoicesView() {
+  const translate = useTranslate();
+  const [opened, setOpened] = useState<Invoice | null>(null);
+  return (
+    <>
+      <List
+        resource="invoices"
+        storeKey="subscriptions.invoices"
+        title={translate('app.subscriptions.invoice.list_title')}
+        filters={filters}
+        sort={{ field: 'issuedAt', order: 'DESC' }}
+        perPage={25}
+        actions={
+          <TopToolbar sx={{ flexWrap: 'wrap' }}>
+            <FilterButton />
+          </TopToolbar>
+        }
+        exporter={false}
+        empty={false}
+        sx={{ '& .RaList-main': { minWidth: 0 } }}
+      >
+        <Totals />
+        <InvoiceRows onOpen={setOpened} />
+      </List>
+      {opened && (
+        <Suspense fallback={null}>
+          <InvoiceDrawer invoice={opened} onClose={() => setOpened(null)} />
+        </Suspense>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,49 @@
+import { expect, it } from 'vitest';
+import { freshPage, open, seedStorage, sidewaysOverflow, tokenKey } from './support/screens';
+import { describeInBrowser } from './support/suite';
+
+const languages = [
+  { locale: 'en', totals: 'Events:', details: 'Details', width: 1280 },
+  { locale: 'ar', totals: 'الأحداث:', details: 'التفاصيل', width: 390 },
+] as const;
+
+describeInBrowser('audit log', (suite) => {
+  it('lists the company’s events with who and what, opens one, exports the CSV', async () => {
+    const company = await suite.portal.registerCompany();
+    await suite.portal.verify(company);
+    await suite.portal.api('POST', '/customers', {
+      token: company.token,
+      body: {
+        email: `audit-${Date.now().toString(36)}@investors.test`,
+        name: 'Ada',
+        lastName: 'Audit',
+      },
+    });
+    for (const language of languages) {
+      const { context, page } = await freshPage(suite.browser, {
+        width: language.width,
+        height: 844,
+      });
+      await seedStorage(page, suite.portal, { [tokenKey]: company.token, locale: language.locale });
+      await open(page, suite.portal, '/audit');
+      await page.getByTestId('audit-totals').waitFor({ state: 'visible' });
+      expect(await page.getByTestId('audit-totals').textContent()).toContain(language.totals);
+      await page.getByText('CustomerAdded').first().click();
+      await page.getByText(language.details).first().waitFor({ state: 'visible' });
+      expect(await page.locator('pre').first().textContent()).toContain('Audit');
+      expect(await page.evaluate(() => (document.body.textContent ?? '').includes('%{'))).toBe(
+        false,
+      );
+      await page.keyboard.press('Escape');
+      expect(await sidewaysOverflow(page)).toEqual([]);
+      if (language.locale === 'en') {
+        const [download] = await Promise.all([
+          page.waitForEvent('download'),
+          page.getByRole('button', { name: 'Export CSV' }).click(),
+        ]);
+        expect(download.suggestedFilename()).toBe('audit.csv');
+      }
+      await context.close();
+    }
+  }, 120_000);
+});

@@ -1,0 +1,117 @@
+import type { Page } from 'playwright-core';
+import { expect, it } from 'vitest';
+import type { Portal } from './support/portal';
+import {
+  freshPage,
+  open,
+  seedStorage,
+  sidewaysOverflow,
+  tokenKey,
+  visible,
+} from './support/screens';
+import { describeInBrowser } from './support/suite';
+
+const desktop = { width: 1280, height: 900 };
+const phone = { width: 390, height: 844 };
+
+/** A verified issuer whose cap table holds Ada's 750 and Grace's 250 common shares (Ada's were all hers on 10 January). */
+async function issuerWithCapTable(portal: Portal) {
+  const company = await portal.registerCompany();
+  await portal.verify(company);
+  await portal.makeIssuer(company);
+  const token = company.token;
+  const customer = (name: string) =>
+    portal.api<{ id: string }>('POST', '/customers', {
+      token,
+      body: { name, email: `${name.toLowerCase()}-${Date.now().toString(36)}@holders.test` },
+    });
+  const ada = await customer('Ada');
+  const grace = await customer('Grace');
+  const common = await portal.api<{ id: string }>('POST', '/share-classes', {
+    token,
+    body: { name: 'Common', kind: 'common', votesPerShare: 1, authorized: 10_000 },
+  });
+  await portal.api('POST', '/issuances', {
+    token,
+    body: {
+      shareClassId: common.id,
+      customerId: ada.id,
+      shares: 1000,
+      date: '2026-01-10',
+      reason: 'Founder grant',
+    },
+  });
+  await portal.api('POST', '/transfers', {
+    token,
+    body: {
+      shareClassId: common.id,
+      fromCustomerId: ada.id,
+      toCustomerId: grace.id,
+      shares: 250,
+      date: '2026-02-10',
+      reason: 'Secondary sale',
+    },
+  });
+  return company;
+}
+
+const rows = (page: Page) =>
+  page
+    .getByRole('table', { name: /Cap table|جدول الملكية/ })
+    .locator('tbody tr')
+    .allInnerTexts();
+
+describeInBrowser('cap table', (suite) => {
+  it.each([
+    [
+      'English',
+      'en',
+      desktop,
+      'As of',
+      'No shares issued by this date',
+      { newClass: 'New share class', name: 'Name', save: 'Save' },
+    ],
+    [
+      'Arabic',
+      'ar',
+      phone,
+      'بتاريخ',
+      'لم تُصدر أسهم حتى هذا التاريخ',
+      { newClass: 'فئة أسهم جديدة', name: 'الاسم', save: 'حفظ' },
+    ],
+  ] as const)(
+    'shows holders × classes now and as of a day, and creates a class, in %s, without sideways scroll',
+    async (_language, locale, viewport, asOfLabel, empty, texts) => {
+      const company = await issuerWithCapTable(suite.portal);
+      const { context, page } = await freshPage(suite.browser, viewport);
+      await seedStorage(page, suite.portal, { [tokenKey]: company.token, locale });
+      await open(page, suite.portal, '/captable');
+      await visible(page.getByRole('table', { name: /Cap table|جدول الملكية/ }));
+      await expect.poll(() => rows(page)).toHaveLength(2);
+      const now = await rows(page);
+      expect(now[0]).toContain('Ada');
+      expect(now[1]).toContain('Grace');
+      expect(await sidewaysOverflow(page)).toEqual([]);
+      expect(await page.evaluate(() => (document.body.textContent ?? '').includes('%{'))).toBe(
+        false,
+      );
+
+      await page.getByLabel(asOfLabel).fill('2026-01-15');
+      await page.waitForURL((url) => url.search.includes('asOf=2026-01-15'));
+      await expect.poll(() => rows(page)).toHaveLength(1);
+      expect((await rows(page))[0]).toContain('Ada');
+      await page.getByLabel(asOfLabel).fill('2026-01-01');
+      await visible(page.getByText(empty));
+      expect(await sidewaysOverflow(page)).toEqual([]);
+
+      await page.getByRole('button', { name: texts.newClass }).click();
+      const dialog = page.getByRole('dialog');
+      await dialog.getByLabel(texts.name, { exact: true }).fill('Series A Preferred');
+      await dialog.getByRole('button', { name: texts.save }).click();
+      await dialog.waitFor({ state: 'hidden' });
+      await open(page, suite.portal, '/captable');
+      await visible(page.getByRole('cell', { name: 'Series A Preferred' }));
+      await context.close();
+    },
+  );
+});
