@@ -8,6 +8,8 @@ import { DialogForm, submitFailure } from './DialogForm';
 /**
  * Edits a customer as the user saw it: the save carries the version it was opened at
  * (`If-Match`), and a change made by someone else meanwhile answers 412 instead of being lost.
+ * Live updates refetch the list under the open dialog, so the customer is held as it was when the
+ * dialog opened (the form keeps what the user typed) and a newer version shows the warning at once.
  */
 export function EditCustomerDialog({
   customer,
@@ -22,13 +24,18 @@ export function EditCustomerDialog({
   const notify = useNotify();
   const refresh = useRefresh();
   const [conflict, setConflict] = useState(false);
+  const [openedAs, setOpenedAs] = useState<Customer | undefined>();
+  if (open && !openedAs) setOpenedAs(customer);
+  if (!open && openedAs) setOpenedAs(undefined);
+  const edited = openedAs ?? customer;
+  const changedMeanwhile = open && customer.version !== edited.version;
   const close = () => {
     setConflict(false);
     onClose();
   };
   const submit = async (values: Record<string, unknown>) => {
     try {
-      await saveCustomer(customer, pickEditable(values));
+      await saveCustomer(edited, pickEditable(values));
       notify('app.customers.notices.updated', { type: 'success' });
       refresh();
       close();
@@ -49,9 +56,9 @@ export function EditCustomerDialog({
       open={open}
       onClose={close}
       onSubmit={submit}
-      record={customer}
+      record={edited}
       notice={
-        conflict && (
+        (conflict || changedMeanwhile) && (
           <Alert severity="warning" role="alert">
             {translate('app.customers.notices.conflict')}
           </Alert>
