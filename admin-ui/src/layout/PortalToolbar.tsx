@@ -14,7 +14,8 @@ export function PortalToolbar() {
   const [, setMobileOpen] = useSidebarState();
   return (
     <AppBar position="sticky" color="default" elevation={1} sx={{ bgcolor: 'background.paper' }}>
-      <Toolbar sx={{ minHeight: 64, gap: 1 }}>
+      {/* On a 390 px phone six buttons and the title share the bar: no gaps, a narrow title margin. */}
+      <Toolbar sx={{ minHeight: 64, gap: small ? 0 : 1 }}>
         {small && (
           <IconButton
             edge="start"
@@ -28,8 +29,9 @@ export function PortalToolbar() {
         <TitlePortal
           variant="h6"
           sx={{
-            mx: 2,
+            mx: small ? 1 : 2,
             flex: 1,
+            minWidth: 0,
             whiteSpace: 'nowrap',
             overflow: 'hidden',
             textOverflow: 'ellipsis',

@@ -56,7 +56,7 @@ export interface AccountsHarness {
  * account read models kept by a real projector runner, the real waiter for read-your-writes.
  */
 export async function startAccountsHarness({
-  readYourWritesTimeoutMs = 5_000,
+  readYourWritesTimeoutMs = 15_000,
   /** 'external': the API waits through LISTEN/NOTIFY, as when `npm run projections` runs apart. */
   projectors = 'in-process' as 'in-process' | 'external',
   trustedProxies = [] as readonly string[],
