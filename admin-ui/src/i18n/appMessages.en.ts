@@ -2,6 +2,7 @@ import { auditEnglish } from '../audit/messages.en';
 import { capTableEnglish } from '../capTable/messages.en';
 import { companyDecisionsEnglish } from '../companies/messages.en';
 import { customersEnglish } from '../customers/messages.en';
+import { dashboardEnglish } from '../dashboard/messages.en';
 import { documentsEnglish } from '../documents/messages.en';
 import { etransfersEnglish } from '../etransfers/messages.en';
 import { cardsEnglish } from '../paymentMethods/messages.en';
@@ -244,6 +245,7 @@ export const appEnglish = {
   audit: auditEnglish,
   cards: cardsEnglish,
   captable: capTableEnglish,
+  dashboard: dashboardEnglish,
   documents: documentsEnglish,
 };
 

@@ -3,6 +3,7 @@ import { auditArabic } from '../audit/messages.ar';
 import { capTableArabic } from '../capTable/messages.ar';
 import { companyDecisionsArabic } from '../companies/messages.ar';
 import { customersArabic } from '../customers/messages.ar';
+import { dashboardArabic } from '../dashboard/messages.ar';
 import { documentsArabic } from '../documents/messages.ar';
 import { etransfersArabic } from '../etransfers/messages.ar';
 import { cardsArabic } from '../paymentMethods/messages.ar';
@@ -238,6 +239,7 @@ const app: AppMessages = {
   audit: auditArabic,
   cards: cardsArabic,
   captable: capTableArabic,
+  dashboard: dashboardArabic,
   documents: documentsArabic,
 };
 

@@ -3,6 +3,7 @@ import { auditTurkish } from '../audit/messages.tr';
 import { capTableTurkish } from '../capTable/messages.tr';
 import { companyDecisionsTurkish } from '../companies/messages.tr';
 import { customersTurkish } from '../customers/messages.tr';
+import { dashboardTurkish } from '../dashboard/messages.tr';
 import { documentsTurkish } from '../documents/messages.tr';
 import { etransfersTurkish } from '../etransfers/messages.tr';
 import { cardsTurkish } from '../paymentMethods/messages.tr';
@@ -245,6 +246,7 @@ const app: AppMessages = {
   audit: auditTurkish,
   cards: cardsTurkish,
   captable: capTableTurkish,
+  dashboard: dashboardTurkish,
   documents: documentsTurkish,
 };
 
