@@ -353,7 +353,7 @@ function FundingProgress({ data, t }: { data: Dashboard; t: Translate }) {
       aria-label={t('ranges.label')}
     >
       {fundingRanges.map((id) => (
-        <ToggleButton key={id} value={id} aria-label={t(`ranges.${id}_long`)} sx={{ px: 1.25 }}>
+        <ToggleButton key={id} value={id} title={t(`ranges.${id}_long`)} sx={{ px: 1.25 }}>
           {t(`ranges.${id}`)}
         </ToggleButton>
       ))}
