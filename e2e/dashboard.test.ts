@@ -160,16 +160,16 @@ describeInBrowser('dashboard', (suite) => {
       const t = texts[locale];
       await visible(page.getByRole('heading', { name: t.title, level: 1 }));
       await expect
-        .poll(() => stat(page, 'balance').innerText(), eventually)
+        .poll(() => stat(page, 'balance').textContent(), eventually)
         .toBe(await money(page, figures.balance.availableCents, locale));
       expect(figures.balance.availableCents).toBeGreaterThan(0);
-      expect(await stat(page, 'pending').innerText()).toBe(
+      expect(await stat(page, 'pending').textContent()).toBe(
         await money(page, figures.pendingPayments.amountCents, locale),
       );
-      expect(await stat(page, 'mrr').innerText()).toBe(
+      expect(await stat(page, 'mrr').textContent()).toBe(
         await money(page, figures.monthlyRecurringRevenue.amountCents, locale),
       );
-      expect(await stat(page, 'holders').innerText()).toBe(
+      expect(await stat(page, 'holders').textContent()).toBe(
         await count(page, figures.capTable.holders, locale),
       );
       // The doughnut and its legend: every status anyone is in, with its count.
@@ -203,7 +203,7 @@ describeInBrowser('dashboard', (suite) => {
         body: { terminalId: terminal.id, amountCents: 800, currency: 'CAD' },
       });
       await expect
-        .poll(() => stat(page, 'pending').innerText(), eventually)
+        .poll(() => stat(page, 'pending').textContent(), eventually)
         .toBe(await money(page, figures.pendingPayments.amountCents + 800, locale));
       await context.close();
     },
@@ -226,11 +226,11 @@ describeInBrowser('dashboard', (suite) => {
       );
       const t = texts[locale];
       await expect
-        .poll(() => stat(page, 'balance').innerText(), eventually)
+        .poll(() => stat(page, 'balance').textContent(), eventually)
         .toBe(await money(page, 0, locale));
-      expect(await stat(page, 'pending').innerText()).toBe(await money(page, 0, locale));
-      expect(await stat(page, 'mrr').innerText()).toBe(await money(page, 0, locale));
-      expect(await stat(page, 'holders').innerText()).toBe(await count(page, 0, locale));
+      expect(await stat(page, 'pending').textContent()).toBe(await money(page, 0, locale));
+      expect(await stat(page, 'mrr').textContent()).toBe(await money(page, 0, locale));
+      expect(await stat(page, 'holders').textContent()).toBe(await count(page, 0, locale));
       await visible(page.getByText(t.investorsEmpty));
       await visible(page.getByText(t.fundingEmpty));
       await visible(page.getByText(t.holdersEmpty));
