@@ -174,7 +174,6 @@ export const appEnglish = {
     rounds: 'No funding rounds yet',
     round: 'This funding round does not exist yet',
     documents: 'No documents yet',
-    dashboard: 'No dashboard data yet',
     view: 'View: %{view}',
   },
   profile: {

@@ -168,7 +168,6 @@ const app: AppMessages = {
     rounds: 'لا توجد جولات تمويل بعد',
     round: 'جولة التمويل هذه غير موجودة بعد',
     documents: 'لا توجد مستندات بعد',
-    dashboard: 'لا توجد بيانات للوحة المعلومات بعد',
     view: 'العرض: %{view}',
   },
   profile: {

@@ -175,7 +175,6 @@ const app: AppMessages = {
     rounds: 'Henüz fonlama turu yok',
     round: 'Bu fonlama turu henüz yok',
     documents: 'Henüz belge yok',
-    dashboard: 'Henüz gösterge verisi yok',
     view: 'Görünüm: %{view}',
   },
   profile: {
