@@ -42,6 +42,8 @@ const SubscriptionList = lazy(() => import('./subscriptions/SubscriptionList'));
 const AuditList = lazy(() => import('./audit/AuditList'));
 const CapTablePage = lazy(() => import('./capTable/CapTablePage'));
 const DocumentsScreen = lazy(() => import('./documents/DocumentsScreen'));
+// With its charts (@mui/x-charts): loaded only when the dashboard opens, outside the first screen.
+const DashboardPage = lazy(() => import('./dashboard/DashboardPage'));
 
 /** Lists whose features come later: an honest empty state at `/<list>/:view` until then. */
 const laterLists = ['nftorders'] as const;
@@ -59,7 +61,7 @@ const listRedirects = [
 const guardedScreens: { path: string; item: string; screen: ReactElement }[] = [
   { path: '/profile', item: 'profile', screen: <ProfilePage /> },
   { path: '/pages/profile', item: 'my-profile', screen: <AccountPage /> },
-  { path: '/dashboard', item: 'dashboard', screen: <NotBuiltYet empty="app.empty.dashboard" /> },
+  { path: '/dashboard', item: 'dashboard', screen: <DashboardPage /> },
   { path: '/documents', item: 'documents', screen: <DocumentsScreen /> },
   { path: '/customers/:view', item: 'customers', screen: <CustomerList /> },
   { path: '/customers/:view/:id', item: 'customers', screen: <CustomerPage /> },

@@ -6,6 +6,7 @@ import { capTableRoutes } from './capTable/api';
 import { changeRoutes } from './changes/api';
 import { companyRoutes } from './companies';
 import { customerRoutes, customerUploadPaths, legacyContactRoutes } from './customers';
+import { dashboardRoutes } from './dashboard/api';
 import { documentRoutes, documentUploadPaths } from './documents/api';
 import { signingRoutes } from './documents/signingPage';
 import { etransferRoutes, legacyEtransferRoutes } from './etransfers/api';
@@ -53,6 +54,7 @@ export const features: readonly Feature[] = [
   changeRoutes,
   capTableRoutes,
   documentRoutes,
+  dashboardRoutes,
 ];
 
 /** With `ui`, the built admin UI answers every GET outside `/api`; without, `/` says hello. */

@@ -2,6 +2,7 @@ import { auditEnglish } from '../audit/messages.en';
 import { capTableEnglish } from '../capTable/messages.en';
 import { companyDecisionsEnglish } from '../companies/messages.en';
 import { customersEnglish } from '../customers/messages.en';
+import { dashboardEnglish } from '../dashboard/messages.en';
 import { documentsEnglish } from '../documents/messages.en';
 import { etransfersEnglish } from '../etransfers/messages.en';
 import { cardsEnglish } from '../paymentMethods/messages.en';
@@ -173,7 +174,6 @@ export const appEnglish = {
     rounds: 'No funding rounds yet',
     round: 'This funding round does not exist yet',
     documents: 'No documents yet',
-    dashboard: 'No dashboard data yet',
     view: 'View: %{view}',
   },
   profile: {
@@ -244,6 +244,7 @@ export const appEnglish = {
   audit: auditEnglish,
   cards: cardsEnglish,
   captable: capTableEnglish,
+  dashboard: dashboardEnglish,
   documents: documentsEnglish,
 };
 

@@ -3,6 +3,7 @@ import { auditArabic } from '../audit/messages.ar';
 import { capTableArabic } from '../capTable/messages.ar';
 import { companyDecisionsArabic } from '../companies/messages.ar';
 import { customersArabic } from '../customers/messages.ar';
+import { dashboardArabic } from '../dashboard/messages.ar';
 import { documentsArabic } from '../documents/messages.ar';
 import { etransfersArabic } from '../etransfers/messages.ar';
 import { cardsArabic } from '../paymentMethods/messages.ar';
@@ -167,7 +168,6 @@ const app: AppMessages = {
     rounds: 'لا توجد جولات تمويل بعد',
     round: 'جولة التمويل هذه غير موجودة بعد',
     documents: 'لا توجد مستندات بعد',
-    dashboard: 'لا توجد بيانات للوحة المعلومات بعد',
     view: 'العرض: %{view}',
   },
   profile: {
@@ -238,6 +238,7 @@ const app: AppMessages = {
   audit: auditArabic,
   cards: cardsArabic,
   captable: capTableArabic,
+  dashboard: dashboardArabic,
   documents: documentsArabic,
 };
 

@@ -3,6 +3,7 @@ import { auditTurkish } from '../audit/messages.tr';
 import { capTableTurkish } from '../capTable/messages.tr';
 import { companyDecisionsTurkish } from '../companies/messages.tr';
 import { customersTurkish } from '../customers/messages.tr';
+import { dashboardTurkish } from '../dashboard/messages.tr';
 import { documentsTurkish } from '../documents/messages.tr';
 import { etransfersTurkish } from '../etransfers/messages.tr';
 import { cardsTurkish } from '../paymentMethods/messages.tr';
@@ -174,7 +175,6 @@ const app: AppMessages = {
     rounds: 'Henüz fonlama turu yok',
     round: 'Bu fonlama turu henüz yok',
     documents: 'Henüz belge yok',
-    dashboard: 'Henüz gösterge verisi yok',
     view: 'Görünüm: %{view}',
   },
   profile: {
@@ -245,6 +245,7 @@ const app: AppMessages = {
   audit: auditTurkish,
   cards: cardsTurkish,
   captable: capTableTurkish,
+  dashboard: dashboardTurkish,
   documents: documentsTurkish,
 };
 

@@ -11,8 +11,11 @@ const affected: Record<string, readonly string[]> = {
 /** Changes that move the sidebar's balance or the company profile (read into the session). */
 const profileResources = new Set(['payments', 'etransfers', 'wallet', 'company']);
 
+/** Every change may move a dashboard figure (counts, money, holders, the activity list). */
+const everyChange = ['dashboard'];
+
 export function resourcesToRefresh(resource: string): readonly string[] {
-  return affected[resource] ?? [resource];
+  return [...(affected[resource] ?? [resource]), ...everyChange];
 }
 
 export function refreshesProfile(resource: string): boolean {

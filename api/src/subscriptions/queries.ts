@@ -332,3 +332,38 @@ export async function getInvoice(pool: Pool, companyId: string, invoiceId: strin
 }
 
 const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+/** The statuses whose subscriptions count in MRR: billing now, as Stripe counts them. */
+export const recurringStatuses = ['active', 'past_due'] as const;
+
+/**
+ * Monthly recurring revenue, in cents, of the company's subscriptions that bill now (active, and
+ * past due as Stripe counts them: still owed, not yet given up; trialing, paused, unpaid and
+ * cancelled ones bring nothing this month). Each subscription's current terms are normalised to
+ * one month: a price per `intervalCount` months is divided by the count; per `intervalCount`
+ * years, by 12 × the count; per `intervalCount` weeks, multiplied by 52 / 12 (a month being a
+ * twelfth of a 52-week year) and divided by the count. The exact sum is rounded to the cent once,
+ * at the end, half away from zero (PostgreSQL's numeric `round`).
+ */
+export async function monthlyRecurringRevenue(
+  pool: Pool,
+  companyId: string,
+): Promise<{ amountCents: number; subscriptions: number }> {
+  const { rows } = await pool.query<{ amount_cents: string; subscriptions: string }>(
+    `SELECT round(coalesce(sum(
+              (t.state->'terms'->>'amountCents')::numeric
+              * CASE t.state->'terms'->>'interval'
+                  WHEN 'week' THEN 52::numeric / 12
+                  WHEN 'month' THEN 1
+                  WHEN 'year' THEN 1::numeric / 12
+                END
+              / greatest((t.state->'terms'->>'intervalCount')::numeric, 1)), 0))::text AS amount_cents,
+            count(*)::text AS subscriptions
+       FROM billing_subscriptions t WHERE t.company_id = $1 AND t.status = ANY($2)`,
+    [companyId, recurringStatuses],
+  );
+  return {
+    amountCents: Number(rows[0]?.amount_cents ?? 0),
+    subscriptions: Number(rows[0]?.subscriptions ?? 0),
+  };
+}

@@ -41,6 +41,7 @@ export {
   type CustomerListQuery,
   type CustomerSort,
   type CustomerSortField,
+  countCustomersByInvestorStatus,
   customerSortFields,
   getCustomer,
   listCustomers,
@@ -114,6 +115,7 @@ export {
   type PaymentListQuery,
   type PaymentSortField,
   paymentSortFields,
+  pendingPaymentsSummary,
 } from './money/paymentQueries';
 export {
   type PaymentRow,

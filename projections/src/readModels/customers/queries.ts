@@ -332,3 +332,20 @@ export async function* streamCustomers(
     client.release();
   }
 }
+
+/**
+ * How many of the company's customers are in each investor status, from `customer_counts` (one
+ * row per status kept by the projection, so this is as cheap at a million customers as at ten).
+ * Statuses nobody is in are absent.
+ */
+export async function countCustomersByInvestorStatus(
+  db: Queryable,
+  companyId: string,
+): Promise<Map<string, number>> {
+  const { rows } = await db.query<{ value: string; total: string }>(
+    `SELECT value, total FROM customer_counts
+      WHERE company_id = $1 AND dimension = 'investorStatus' AND total > 0`,
+    [companyId],
+  );
+  return new Map(rows.map((row) => [row.value, Number(row.total)]));
+}

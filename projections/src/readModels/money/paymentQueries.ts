@@ -90,3 +90,16 @@ function countedDimension(filter: PaymentFilter): CountedDimension | undefined {
   if (status) return { list: 'payments', dimension: 'status', values: status };
   return { list: 'payments', dimension: 'all', values: [''] };
 }
+
+/** The company's pending payments (waiting at a terminal): how many, and their sum in cents. */
+export async function pendingPaymentsSummary(
+  db: Queryable,
+  companyId: string,
+): Promise<{ count: number; amountCents: number }> {
+  const { rows } = await db.query<{ count: string; amount_cents: string }>(
+    `SELECT count(*)::text AS count, coalesce(sum(amount_cents), 0)::text AS amount_cents
+       FROM payments WHERE company_id = $1 AND status = 'pending'`,
+    [companyId],
+  );
+  return { count: Number(rows[0]?.count ?? 0), amountCents: Number(rows[0]?.amount_cents ?? 0) };
+}

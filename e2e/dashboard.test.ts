@@ -1,0 +1,241 @@
+import type { Page } from 'playwright-core';
+import { expect, it } from 'vitest';
+import type { Company, Portal } from './support/portal';
+import {
+  freshPage,
+  open,
+  seedStorage,
+  sidewaysOverflow,
+  tokenKey,
+  visible,
+} from './support/screens';
+import { describeInBrowser } from './support/suite';
+
+const desktop = { width: 1280, height: 900 };
+const phone = { width: 390, height: 844 };
+const eventually = { timeout: 10_000, interval: 100 };
+
+interface Dashboard {
+  customers: number;
+  investorStatuses: { status: string; count: number }[];
+  balance: { availableCents: number };
+  pendingPayments: { count: number; amountCents: number };
+  monthlyRecurringRevenue: { amountCents: number; subscriptions: number };
+  capTable: { holders: number; topHolders: { name: string | null; shares: number }[] };
+  recentActivity: { id: string }[] | null;
+}
+
+const texts = {
+  en: {
+    title: 'Dashboard',
+    kycComplete: 'KYC Complete',
+    fundingEmpty: 'No funding rounds yet',
+    investorsEmpty: 'No customers yet',
+    holdersEmpty: 'No shares issued yet',
+    ranges: ['TW', 'LW', '2W'],
+  },
+  ar: {
+    title: 'لوحة المعلومات',
+    kycComplete: null,
+    fundingEmpty: 'لا توجد جولات تمويل بعد',
+    investorsEmpty: 'لا يوجد عملاء بعد',
+    holdersEmpty: 'لم تُصدر أسهم بعد',
+    ranges: ['الحالي', 'السابق', 'أسبوعان'],
+  },
+} as const;
+
+/** A verified issuer with two KYC-complete customers, a paid and a pending payment, a monthly subscription and shares issued. */
+async function busyIssuer(portal: Portal) {
+  const company = await portal.registerCompany();
+  await portal.verify(company);
+  await portal.makeIssuer(company);
+  const { token } = company;
+  const call = <T>(method: string, path: string, body?: unknown) =>
+    portal.api<T>(method, path, { token, body });
+  const customer = async (name: string) => {
+    const made = await call<{ id: string }>('POST', '/customers', {
+      name,
+      email: `${name.toLowerCase()}-${Date.now().toString(36)}@dashboard.test`,
+    });
+    for (const status of ['Registered with the product', 'KYC Under Review', 'KYC Complete']) {
+      await call('POST', `/customers/${made.id}/investor-status`, { status });
+    }
+    return made;
+  };
+  const ada = await customer('Ada');
+  await customer('Grace');
+  const terminal = await call<{ id: string }>('POST', '/terminals', {
+    name: 'Front desk',
+    deviceId: `FD-${company.companySymbol}`,
+  });
+  const paid = await call<{ id: string }>('POST', '/payments', {
+    terminalId: terminal.id,
+    amountCents: 12_500,
+    currency: 'CAD',
+  });
+  await call('POST', `/terminals/${terminal.id}/simulator/present-card`, {});
+  await expect
+    .poll(async () => (await call<{ status: string }>('GET', `/payments/${paid.id}`)).status, {
+      timeout: 15_000,
+      interval: 100,
+    })
+    .toBe('captured');
+  await call('POST', '/payments', { terminalId: terminal.id, amountCents: 4_200, currency: 'CAD' });
+  const plan = await call<{ id: string }>('POST', '/plans', {
+    name: 'Gold',
+    amountCents: 1_500,
+    interval: 'month',
+  });
+  await call('POST', '/subscriptions', { customerId: ada.id, planId: plan.id });
+  const common = await call<{ id: string }>('POST', '/share-classes', {
+    name: 'Common',
+    kind: 'common',
+    votesPerShare: 1,
+    authorized: 10_000,
+  });
+  await call('POST', '/issuances', {
+    shareClassId: common.id,
+    customerId: ada.id,
+    shares: 1_000,
+    reason: 'Founder grant',
+  });
+  return { company, terminal };
+}
+
+/** An amount or a count exactly as the UI writes it (admin-ui/src/layout/formatCad.ts), in the page's own Intl. */
+const money = (page: Page, cents: number, locale: string) =>
+  page.evaluate(
+    ([amount, language]) => {
+      const parts = new Intl.NumberFormat(language, {
+        style: 'currency',
+        currency: 'CAD',
+        minimumFractionDigits: 2,
+        maximumFractionDigits: 2,
+      }).formatToParts(amount / 100);
+      return `${parts
+        .map((part) => (part.type === 'currency' ? '$' : part.value))
+        .join('')
+        .trim()} CAD`;
+    },
+    [cents, locale] as const,
+  );
+const count = (page: Page, value: number, locale: string) =>
+  page.evaluate(([n, language]) => n.toLocaleString(language), [value, locale] as const);
+
+const stat = (page: Page, id: string) => page.getByTestId(`stat-${id}-value`);
+
+async function dashboardPage(
+  portal: Portal,
+  browser: Parameters<typeof freshPage>[0],
+  company: Company,
+  locale: string,
+  viewport: typeof desktop,
+) {
+  const opened = await freshPage(browser, viewport);
+  await seedStorage(opened.page, portal, { [tokenKey]: company.token, locale });
+  await open(opened.page, portal, '/dashboard');
+  return opened;
+}
+
+describeInBrowser('dashboard', (suite) => {
+  it.each([
+    ['English', 'en', desktop],
+    ['Arabic', 'ar', phone],
+  ] as const)(
+    'shows the figures the API gives, in %s, without sideways scroll, and follows live changes',
+    async (_language, locale, viewport) => {
+      const { company, terminal } = await busyIssuer(suite.portal);
+      const figures = await suite.portal.api<Dashboard>('GET', '/dashboard?top=5&activity=8', {
+        token: company.token,
+      });
+      expect(figures.pendingPayments.count).toBe(1);
+      expect(figures.capTable.holders).toBe(1);
+      const { context, page } = await dashboardPage(
+        suite.portal,
+        suite.browser,
+        company,
+        locale,
+        viewport,
+      );
+      const t = texts[locale];
+      await visible(page.getByRole('heading', { name: t.title, level: 1 }));
+      await expect
+        .poll(() => stat(page, 'balance').textContent(), eventually)
+        .toBe(await money(page, figures.balance.availableCents, locale));
+      expect(figures.balance.availableCents).toBeGreaterThan(0);
+      expect(await stat(page, 'pending').textContent()).toBe(
+        await money(page, figures.pendingPayments.amountCents, locale),
+      );
+      expect(await stat(page, 'mrr').textContent()).toBe(
+        await money(page, figures.monthlyRecurringRevenue.amountCents, locale),
+      );
+      expect(await stat(page, 'holders').textContent()).toBe(
+        await count(page, figures.capTable.holders, locale),
+      );
+      // The doughnut and its legend: every status anyone is in, with its count.
+      const investors = page.getByTestId('dashboard-investors');
+      await visible(investors.locator('svg').first());
+      const legend = await page.getByTestId('investor-statuses').locator('li').allInnerTexts();
+      const present = figures.investorStatuses.filter((row) => row.count > 0);
+      expect(legend).toHaveLength(present.length);
+      for (const [index, row] of present.entries()) {
+        expect(legend[index]).toContain(await count(page, row.count, locale));
+      }
+      if (t.kycComplete) expect(legend.join('\n')).toContain(t.kycComplete);
+      // Funding rounds do not exist yet: the ranges and an honest empty state.
+      const funding = page.getByTestId('dashboard-funding');
+      for (const range of t.ranges) {
+        await visible(funding.getByRole('button', { name: range, exact: true }));
+      }
+      await visible(funding.getByText(t.fundingEmpty));
+      // Top holders and recent activity, with links to the records.
+      await visible(page.getByTestId('dashboard-holders').getByRole('link', { name: 'Ada' }));
+      const activity = page.getByTestId('dashboard-activity-list').locator('li');
+      expect(await activity.count()).toBe(figures.recentActivity?.length);
+      expect(await sidewaysOverflow(page)).toEqual([]);
+      expect(await page.evaluate(() => (document.body.textContent ?? '').includes('%{'))).toBe(
+        false,
+      );
+
+      // Another payment taken at the terminal shows without a reload (live updates).
+      await suite.portal.api('POST', '/payments', {
+        token: company.token,
+        body: { terminalId: terminal.id, amountCents: 800, currency: 'CAD' },
+      });
+      await expect
+        .poll(() => stat(page, 'pending').textContent(), eventually)
+        .toBe(await money(page, figures.pendingPayments.amountCents + 800, locale));
+      await context.close();
+    },
+  );
+
+  it.each([
+    ['English', 'en', phone],
+    ['Arabic', 'ar', desktop],
+  ] as const)(
+    'shows a new company its empty states, in %s, without sideways scroll',
+    async (_language, locale, viewport) => {
+      const company = await suite.portal.registerCompany();
+      await suite.portal.verify(company);
+      const { context, page } = await dashboardPage(
+        suite.portal,
+        suite.browser,
+        company,
+        locale,
+        viewport,
+      );
+      const t = texts[locale];
+      await expect
+        .poll(() => stat(page, 'balance').textContent(), eventually)
+        .toBe(await money(page, 0, locale));
+      expect(await stat(page, 'pending').textContent()).toBe(await money(page, 0, locale));
+      expect(await stat(page, 'mrr').textContent()).toBe(await money(page, 0, locale));
+      expect(await stat(page, 'holders').textContent()).toBe(await count(page, 0, locale));
+      await visible(page.getByText(t.investorsEmpty));
+      await visible(page.getByText(t.fundingEmpty));
+      await visible(page.getByText(t.holdersEmpty));
+      expect(await sidewaysOverflow(page)).toEqual([]);
+      await context.close();
+    },
+  );
+});
