@@ -58,15 +58,7 @@ export interface Infrastructure {
  */
 export async function openInfrastructure(config: Config, logger: Logger): Promise<Infrastructure> {
   const database = await openDatabase(config, logger);
-  const pool = new pg.Pool({ connectionString: database.url, max: 20 });
-  pool.on('error', (error: Error & { code?: string }) => {
-    // The pool replaces a broken idle connection on the next query: one line, without the
-    // connection object pg attaches.
-    logger.error(
-      { err: { message: error.message, code: error.code } },
-      'idle database connection failed',
-    );
-  });
+  const pool = guardedPool(new pg.Pool({ connectionString: database.url, max: 20 }), logger);
   const store: EventStore & { migrate?: () => Promise<void> } = config.eventStoreUrl
     ? new EventStoreDbEventStore(config.eventStoreUrl)
     : new PostgresEventStore(pool);
@@ -175,4 +167,21 @@ export async function loadConfigOrExit(serves: 'api' | 'background'): Promise<Co
     console.error(error.message);
     process.exit(1);
   }
+}
+
+/**
+ * A pool whose connections never take the process down: pg emits `error` on a checked-out client
+ * when the server ends its connection (a PostgreSQL restart: 57P01), and an `error` event nobody
+ * listens to is fatal in Node. The query in flight still fails; the pool replaces the connection.
+ */
+export function guardedPool(pool: pg.Pool, logger: Logger): pg.Pool {
+  const logged = (error: Error & { code?: string }) =>
+    // One line, without the connection object pg attaches.
+    logger.error(
+      { err: { message: error.message, code: error.code } },
+      'database connection failed',
+    );
+  pool.on('error', logged);
+  pool.on('connect', (client) => client.on('error', logged));
+  return pool;
 }

@@ -25,6 +25,7 @@ import {
   allProjections,
   createLogger,
   endPool,
+  guardedPool,
   type Infrastructure,
   loadConfigOrExit,
   openInfrastructure,
@@ -255,7 +256,7 @@ async function startReadSide({ config, store, pool, logger }: Infrastructure): P
     };
   }
   // Projector transactions get their own connections, so they never queue behind requests.
-  const projectorPool = new pg.Pool({ ...pool.options, max: 4 });
+  const projectorPool = guardedPool(new pg.Pool({ ...pool.options, max: 4 }), logger);
   const runner: ProjectorRunner = await startProjectors({
     store,
     pool: projectorPool,
