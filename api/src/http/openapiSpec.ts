@@ -103,14 +103,11 @@ export function createdDescription(
 }
 
 /** A sandbox route that answers 202: the simulator acts on it in the background. */
-export function acceptedDescription(summary: string): RouteDescription {
+export function acceptedDescription(summary: string, schema: AnswerSchema): RouteDescription {
   return {
     summary,
     responses: {
-      202: {
-        description: 'Accepted; the simulator goes on',
-        content: jsonContent({ type: 'object' }),
-      },
+      202: { description: 'Accepted; the simulator goes on', content: jsonContent(schema) },
     },
   };
 }
