@@ -33,7 +33,7 @@ import {
   setContentRange,
   sortParam,
 } from '../transactions/listParams';
-import { certificateOf } from './certificate';
+import { certificateOf, certificateSchema } from './certificate';
 import {
   addDocumentVersion,
   cancelSignatureRequest,
@@ -362,10 +362,14 @@ export function createDocumentRoutes(channel: PushNotificationChannel): Hono<App
     )
     .get(
       '/signature-requests/:id/certificate',
-      describeRoute({
-        summary: 'A signature request’s completion certificate',
-        responses: { 200: { description: 'The certificate' } },
-      }),
+      describeRoute(
+        answerDescription(
+          'A signature request’s completion certificate',
+          200,
+          certificateSchema,
+          'The certificate, as a JSON download',
+        ),
+      ),
       access,
       async (c) => {
         const state = await loadSignatureRequest(c.var.deps, c.req.param('id'));
