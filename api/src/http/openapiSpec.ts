@@ -78,10 +78,7 @@ export const idempotencyDescription: RouteDescription = {
 };
 
 /** A react-admin list: an array of `resource` rows, the window and total in `Content-Range`. */
-export function listDescription(
-  summary: string,
-  row: AnswerSchema = { type: 'object' },
-): RouteDescription {
+export function listDescription(summary: string, row: AnswerSchema): RouteDescription {
   return {
     summary,
     responses: {
@@ -95,10 +92,7 @@ export function listDescription(
 }
 
 /** A route that answers 201 with the created resource. */
-export function createdDescription(
-  summary: string,
-  schema: AnswerSchema = { type: 'object' },
-): RouteDescription {
+export function createdDescription(summary: string, schema: AnswerSchema): RouteDescription {
   return answerDescription(summary, 201, schema, 'Created; the new resource');
 }
 
@@ -116,7 +110,7 @@ export function acceptedDescription(summary: string, schema: AnswerSchema): Rout
 export function versionedDescription(
   summary: string,
   method: 'read' | 'write',
-  schema: AnswerSchema = { type: 'object' },
+  schema: AnswerSchema,
 ): RouteDescription {
   const ok = {
     description: 'The resource; its `ETag` is the revision to send back in `If-Match`',
