@@ -14,7 +14,12 @@ import { z } from 'zod';
 import { authenticate } from '../auth/authenticate';
 import { neutralizeFormula } from '../customers/csvFormulas';
 import { type AppEnv, type Feature, jsonEncoded, pathParams, queryParams } from '../http';
-import { csvDescription, describeRoute, listDescription } from '../http/openapiSpec';
+import {
+  answerDescription,
+  csvDescription,
+  describeRoute,
+  listDescription,
+} from '../http/openapiSpec';
 import {
   idParam,
   isoTime,
@@ -33,6 +38,25 @@ const requireAuditReader: MiddlewareHandler<AppEnv> = async (c, next) => {
   }
   await next();
 };
+
+/** One entry of the audit trail, as PostgreSQL builds it (`auditJson` in the read model). */
+const auditEntrySchema = z
+  .strictObject({
+    id: z.string().meta({ description: 'The event’s position: the order of the trail' }),
+    at: z.string().meta({ description: 'When it was recorded' }),
+    occurredAt: z.string(),
+    actorId: z.string(),
+    actorName: z.string().nullable(),
+    eventType: z.string(),
+    resource: z.string(),
+    recordId: z.string(),
+    reason: z.string().nullable(),
+    eventId: z.string(),
+    details: z
+      .record(z.string(), z.unknown())
+      .meta({ description: 'The event’s data, secrets (passwords, tokens) left out' }),
+  })
+  .meta({ id: 'AuditEntry' }) satisfies z.ZodType<AuditEntry>;
 
 const resources = [...new Set(Object.values(auditResources))] as [string, ...string[]];
 
@@ -126,7 +150,7 @@ export const auditRoutes: Feature = () =>
     .use('/audit/*', authenticate, requireAuditReader)
     .get(
       '/audit',
-      describeRoute(listDescription('List the audit trail')),
+      describeRoute(listDescription('List the audit trail', auditEntrySchema)),
       queryParams(listQuerySchema),
       async (c) => {
         const query = c.req.valid('query');
@@ -160,7 +184,7 @@ export const auditRoutes: Feature = () =>
     )
     .get(
       '/audit/:id',
-      describeRoute({ summary: 'One audit entry' }),
+      describeRoute(answerDescription('One audit entry', 200, auditEntrySchema)),
       pathParams(z.strictObject({ id: z.string().regex(/^\d{1,18}$/) })),
       async (c) => {
         const entry = await getAuditEntry(

@@ -243,7 +243,19 @@ export const authRoutes: Feature = () =>
     )
     .post(
       '/auth/user/update',
-      describeRoute({ summary: 'Save the user’s settings and shortcuts' }),
+      describeRoute(
+        answerDescription(
+          'Save the user’s settings and shortcuts',
+          200,
+          z.strictObject({
+            settings: z.record(z.string(), z.unknown()).meta({ description: 'As saved' }),
+            shortcuts: z.array(z.string()),
+            readModels: z.enum(['up-to-date', 'catching-up']).meta({
+              description: '`catching-up`: the next read may not show the change yet',
+            }),
+          }),
+        ),
+      ),
       authenticate,
       idempotent,
       jsonBody(updateUserSchema),
@@ -303,7 +315,7 @@ export const authRoutes: Feature = () =>
     )
     .post(
       '/auth/password',
-      describeRoute({ summary: 'Change the password' }),
+      describeRoute(answerDescription('Change the password', 200, sessionAnswerSchema)),
       authenticate,
       idempotent,
       jsonBody(changePasswordSchema),

@@ -4,11 +4,20 @@ import { Hono } from 'hono';
 import { z } from 'zod';
 import { authenticate } from '../auth/authenticate';
 import { type AppEnv, type Feature, queryParams } from '../http';
-import { describeRoute } from '../http/openapiSpec';
+import { answerDescription, describeRoute } from '../http/openapiSpec';
 import { isoTime } from '../transactions/listParams';
 
 /** Roles that may see the balance as of a past time (an auditor's question). */
 export const balanceAsOfReaders = ['admin', 'compliance'] as const;
+
+const balanceSchema = z
+  .strictObject({
+    currency: z.literal('CAD'),
+    availableCents: z.int(),
+    asOf: z.string().nullable().meta({ description: 'The time asked for; null for now' }),
+  })
+  .meta({ id: 'Balance' });
+type Balance = z.infer<typeof balanceSchema>;
 
 const balanceQuerySchema = z.strictObject({ asOf: isoTime.optional() });
 
@@ -19,7 +28,7 @@ const balanceQuerySchema = z.strictObject({ asOf: isoTime.optional() });
 export const balanceRoutes: Feature = () =>
   new Hono<AppEnv>().get(
     '/balance',
-    describeRoute({ summary: 'The company’s balance' }),
+    describeRoute(answerDescription('The company’s balance', 200, balanceSchema)),
     authenticate,
     queryParams(balanceQuerySchema),
     async (c) => {
@@ -28,15 +37,22 @@ export const balanceRoutes: Feature = () =>
       const { pool } = c.var.deps;
       if (asOf === undefined) {
         const availableCents = await getAvailableBalance(pool, companyId);
-        return c.json({ currency: 'CAD', availableCents: Number(availableCents), asOf: null }, 200);
+        const now: Balance = {
+          currency: 'CAD',
+          availableCents: Number(availableCents),
+          asOf: null,
+        };
+        return c.json(now, 200);
       }
       if (!roles.some((role) => (balanceAsOfReaders as readonly string[]).includes(role))) {
         throw forbidden();
       }
       const availableCents = await getAvailableBalanceAsOf(pool, companyId, asOf);
-      return c.json(
-        { currency: 'CAD', availableCents: Number(availableCents), asOf: asOf.toISOString() },
-        200,
-      );
+      const then: Balance = {
+        currency: 'CAD',
+        availableCents: Number(availableCents),
+        asOf: asOf.toISOString(),
+      };
+      return c.json(then, 200);
     },
   );

@@ -38,16 +38,20 @@ import {
   updateShareClass,
 } from './capTableCommands';
 import {
+  capTableAnswerSchema,
   capTableAsOf,
   type ExportRow,
   getShareClass,
+  issuanceRowSchema,
   listMovements,
   listShareClasses,
   type MovementKind,
   movementSortFields,
   type ShareClassRow,
+  shareClassRowSchema,
   shareClassSortFields,
   streamCapTable,
+  transferRowSchema,
 } from './capTableQueries';
 
 export const maxShareClassNameLength = 100;
@@ -236,7 +240,7 @@ export const capTableRoutes: Feature = () =>
   new Hono<AppEnv>()
     .get(
       '/share-classes',
-      describeRoute(listDescription('List share classes')),
+      describeRoute(listDescription('List share classes', shareClassRowSchema)),
       access,
       queryParams(shareClassListSchema),
       async (c) => {
@@ -254,7 +258,7 @@ export const capTableRoutes: Feature = () =>
     )
     .post(
       '/share-classes',
-      describeRoute(createdDescription('Create a share class')),
+      describeRoute(createdDescription('Create a share class', shareClassRowSchema)),
       access,
       idempotent,
       jsonBody(shareClassSchema),
@@ -268,12 +272,15 @@ export const capTableRoutes: Feature = () =>
         return c.json(await answerShareClass(c, shareClassId, position), 201);
       },
     )
-    .get('/share-classes/:id', describeRoute({ summary: 'One share class' }), access, async (c) =>
-      c.json(await answerShareClass(c, c.req.param('id')), 200),
+    .get(
+      '/share-classes/:id',
+      describeRoute(answerDescription('One share class', 200, shareClassRowSchema)),
+      access,
+      async (c) => c.json(await answerShareClass(c, c.req.param('id')), 200),
     )
     .put(
       '/share-classes/:id',
-      describeRoute({ summary: 'Change a share class' }),
+      describeRoute(answerDescription('Change a share class', 200, shareClassRowSchema)),
       access,
       idempotent,
       jsonBody(shareClassSchema),
@@ -290,14 +297,14 @@ export const capTableRoutes: Feature = () =>
     )
     .get(
       '/issuances',
-      describeRoute(listDescription('List share issuances')),
+      describeRoute(listDescription('List share issuances', issuanceRowSchema)),
       access,
       queryParams(movementListSchema),
       (c) => movementList('issuance', 'issuances')(c, c.req.valid('query')),
     )
     .post(
       '/issuances',
-      describeRoute(createdDescription('Issue shares to a holder')),
+      describeRoute(createdDescription('Issue shares to a holder', issuanceRowSchema)),
       access,
       idempotent,
       jsonBody(issuanceSchema),
@@ -309,19 +316,22 @@ export const capTableRoutes: Feature = () =>
         return c.json(await answerMovement(c, 'issuance', issuanceId, position), 201);
       },
     )
-    .get('/issuances/:id', describeRoute({ summary: 'One issuance' }), access, async (c) =>
-      c.json(await answerMovement(c, 'issuance', c.req.param('id')), 200),
+    .get(
+      '/issuances/:id',
+      describeRoute(answerDescription('One issuance', 200, issuanceRowSchema)),
+      access,
+      async (c) => c.json(await answerMovement(c, 'issuance', c.req.param('id')), 200),
     )
     .get(
       '/transfers',
-      describeRoute(listDescription('List share transfers')),
+      describeRoute(listDescription('List share transfers', transferRowSchema)),
       access,
       queryParams(movementListSchema),
       (c) => movementList('transfer', 'transfers')(c, c.req.valid('query')),
     )
     .post(
       '/transfers',
-      describeRoute(createdDescription('Transfer shares between holders')),
+      describeRoute(createdDescription('Transfer shares between holders', transferRowSchema)),
       access,
       idempotent,
       jsonBody(transferSchema),
@@ -333,20 +343,20 @@ export const capTableRoutes: Feature = () =>
         return c.json(await answerMovement(c, 'transfer', transferId, position), 201);
       },
     )
-    .get('/transfers/:id', describeRoute({ summary: 'One transfer' }), access, async (c) =>
-      c.json(await answerMovement(c, 'transfer', c.req.param('id')), 200),
+    .get(
+      '/transfers/:id',
+      describeRoute(answerDescription('One transfer', 200, transferRowSchema)),
+      access,
+      async (c) => c.json(await answerMovement(c, 'transfer', c.req.param('id')), 200),
     )
     .get(
       '/cap-table',
       describeRoute(
-        answerDescription('The cap table (as of a time with asOf); holders paged by range', 200, {
-          type: 'object',
-          required: ['holders', 'totals'],
-          properties: {
-            holders: { type: 'array', items: { type: 'object' } },
-            totals: { type: 'object' },
-          },
-        }),
+        answerDescription(
+          'The cap table (as of a time with asOf); holders paged by range',
+          200,
+          capTableAnswerSchema,
+        ),
       ),
       access,
       queryParams(capTableSchema),

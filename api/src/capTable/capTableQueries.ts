@@ -1,4 +1,6 @@
+import { shareClassKind } from '@issuer/events';
 import type { Pool, PoolClient } from 'pg';
+import { z } from 'zod';
 
 /** Queries of the cap table read model (capTableProjection.ts). Every one is per company. */
 
@@ -30,20 +32,24 @@ const shareClassJson = (issued: string) => `json_build_object(
   'createdAt', to_char(c.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
   'updatedAt', to_char(c.updated_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))`;
 
-export interface ShareClassRow {
-  id: string;
-  name: string;
-  kind: string;
-  votesPerShare: number;
-  parValue: string;
-  liquidationPreferenceMultiple: number;
-  seniority: number;
-  authorized: number;
-  issued: number;
-  available: number;
-  createdAt: string;
-  updatedAt: string;
-}
+/** The ShareClass resource, as PostgreSQL builds it (`shareClassJson`). */
+export const shareClassRowSchema = z
+  .strictObject({
+    id: z.string(),
+    name: z.string(),
+    kind: shareClassKind,
+    votesPerShare: z.int(),
+    parValue: z.string().meta({ description: 'A decimal amount in CAD, such as 0.0001' }),
+    liquidationPreferenceMultiple: z.number(),
+    seniority: z.int(),
+    authorized: z.int(),
+    issued: z.int(),
+    available: z.int(),
+    createdAt: z.string(),
+    updatedAt: z.string(),
+  })
+  .meta({ id: 'ShareClass' });
+export type ShareClassRow = z.infer<typeof shareClassRowSchema>;
 
 export async function listShareClasses(
   pool: Pool,
@@ -74,6 +80,37 @@ export async function getShareClass(pool: Pool, companyId: string, id: string) {
 }
 
 export type MovementKind = 'issuance' | 'transfer';
+
+const movementCommon = {
+  id: z.string(),
+  shareClassId: z.string(),
+  shareClassName: z.string(),
+  shares: z.int(),
+  date: z.string().meta({ description: 'When it takes effect' }),
+  reason: z.string(),
+  actor: z.string().meta({ description: 'The user who recorded it' }),
+  actorEmail: z.string().nullable(),
+  recordedAt: z.string(),
+};
+/** An issuance, as `listMovements` builds it. */
+export const issuanceRowSchema = z
+  .strictObject({
+    ...movementCommon,
+    customerId: z.string(),
+    customerName: z.string().nullable(),
+  })
+  .meta({ id: 'Issuance' });
+/** A transfer between holders, as `listMovements` builds it. */
+export const transferRowSchema = z
+  .strictObject({
+    ...movementCommon,
+    fromCustomerId: z.string(),
+    fromCustomerName: z.string().nullable(),
+    toCustomerId: z.string(),
+    toCustomerName: z.string().nullable(),
+  })
+  .meta({ id: 'ShareTransfer' });
+type MovementRow = z.infer<typeof issuanceRowSchema> | z.infer<typeof transferRowSchema>;
 export interface MovementFilter {
   customerId?: string;
   shareClassId?: string;
@@ -96,7 +133,7 @@ export async function listMovements(
     .split(', ')
     .map((column) => `${column.startsWith('m.') ? column : `m.${column}`} ${order}`)
     .join(', ');
-  const { rows } = await pool.query<{ row: Record<string, unknown>; total: string }>(
+  const { rows } = await pool.query<{ row: MovementRow; total: string }>(
     `SELECT json_build_object(
          'id', m.movement_id, 'shareClassId', m.share_class_id, 'shareClassName', c.name,
          ${kind === 'issuance' ? `'customerId', m.to_customer_id, 'customerName', ${customerName('t')},` : `'fromCustomerId', m.from_customer_id, 'fromCustomerName', ${customerName('f')}, 'toCustomerId', m.to_customer_id, 'toCustomerName', ${customerName('t')},`}
@@ -300,6 +337,37 @@ async function namesOf(db: Pool | PoolClient, customerIds: string[]) {
 const percent = (part: number, whole: number) =>
   whole > 0 ? Math.round((part / whole) * 100 * 1e6) / 1e6 : 0;
 
+/** `GET /cap-table`: the classes, one page of holders and the totals, as of a time. */
+export const capTableAnswerSchema = z
+  .strictObject({
+    asOf: z.string(),
+    shareClasses: z.array(shareClassRowSchema.extend({ percentOfIssued: z.number() })),
+    holders: z.array(
+      z.strictObject({
+        customerId: z.string(),
+        name: z.string().nullable(),
+        email: z.string().nullable(),
+        shares: z.int(),
+        percentOwned: z.number(),
+        byClass: z.array(
+          z.strictObject({
+            shareClassId: z.string(),
+            name: z.string(),
+            shares: z.int(),
+            percentOfClass: z.number(),
+          }),
+        ),
+      }),
+    ),
+    totals: z.strictObject({
+      authorized: z.int(),
+      issued: z.int(),
+      available: z.int(),
+      holders: z.int().meta({ description: 'Holders with shares, all pages' }),
+    }),
+  })
+  .meta({ id: 'CapTable' });
+
 export interface CapTableQuery {
   companyId: string;
   asOf: Date;
@@ -313,7 +381,10 @@ export interface CapTableQuery {
  * holders (largest first) with their shares per class and % owned, and the totals. Reads in one
  * repeatable-read snapshot so the page, the classes and the totals agree.
  */
-export async function capTableAsOf(pool: Pool, query: CapTableQuery) {
+export async function capTableAsOf(
+  pool: Pool,
+  query: CapTableQuery,
+): Promise<z.infer<typeof capTableAnswerSchema>> {
   const client = await pool.connect();
   try {
     await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');

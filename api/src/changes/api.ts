@@ -81,13 +81,37 @@ export const changeRoutes: Feature = () =>
   new Hono<AppEnv>()
     .post(
       '/changes/ticket',
-      describeRoute(createdDescription('A ticket for the change feed')),
+      describeRoute(
+        createdDescription(
+          'A ticket for the change feed',
+          z.strictObject({
+            ticket: z.string().meta({ description: 'Send as `?ticket=` to `GET /api/changes`' }),
+            expiresAt: z.string(),
+          }),
+        ),
+      ),
       authenticate,
       async (c) => c.json(await issueTicket(c), 201),
     )
     .get(
       '/changes',
-      describeRoute(describedAs({ summary: 'The change feed' }, bearerAuthDescription)),
+      describeRoute(
+        describedAs(
+          {
+            summary: 'The change feed',
+            responses: {
+              200: {
+                description:
+                  'Server-Sent Events: `change` with `{"resource": "...", "ids": ["..."]}`, ' +
+                  '`ready` once caught up, `reset` when the client must refetch everything; ' +
+                  'a comment line as heartbeat. The `id` is the position to resume from.',
+                content: { 'text/event-stream': { schema: { type: 'string' } } },
+              },
+            },
+          },
+          bearerAuthDescription,
+        ),
+      ),
       queryParams(streamQuery),
       async (c) => {
         const query = c.req.valid('query');

@@ -48,7 +48,25 @@ const terminalPath = z.strictObject({ id: z.uuid('Unknown payment terminal') });
 const profileChangeSchema = z.strictObject({ companyName: companyNameField });
 
 /** The seed's profile (section 3), exactly these fields. */
-export function profileAbout(company: CompanyProfile | undefined, email: string) {
+const profileSchema = z
+  .strictObject({
+    avatar: z.string(),
+    companyName: z.string(),
+    fiatBalanceCad: z.number().meta({ description: 'The balance in dollars (the seed’s field)' }),
+    email: z.string().meta({ description: 'The signed-in user’s' }),
+    terminalDeviceId: z.string().meta({ description: 'The first terminal’s device id, or ""' }),
+    terminalDeviceId2: z.string(),
+    terminalDeviceId3: z.string(),
+    providers: z.array(z.string()),
+    verified: z.union([z.literal(0), z.literal(1)]),
+    isIssuer: z.boolean(),
+  })
+  .meta({ id: 'Profile' });
+
+export function profileAbout(
+  company: CompanyProfile | undefined,
+  email: string,
+): z.infer<typeof profileSchema> {
   return {
     avatar: company?.avatar ?? '',
     companyName: company?.name ?? platformCompanyName,
@@ -101,7 +119,7 @@ export const companyRoutes: Feature = () =>
   new Hono<AppEnv>()
     .get(
       '/profile/about',
-      describeRoute({ summary: 'The company profile' }),
+      describeRoute(answerDescription('The company profile', 200, profileSchema)),
       authenticate,
       async (c) => {
         const { user, company } = await loadUserWithCompany(c, c.var.caller);
@@ -110,7 +128,7 @@ export const companyRoutes: Feature = () =>
     )
     .patch(
       '/profile',
-      describeRoute({ summary: 'Rename the company' }),
+      describeRoute(answerDescription('Rename the company', 200, profileSchema)),
       authenticate,
       requireRole('admin'),
       idempotent,

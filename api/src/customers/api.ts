@@ -26,6 +26,7 @@ import {
   waitForReadModels,
 } from '../http';
 import {
+  answerDescription,
   createdDescription,
   csvDescription,
   describeRoute,
@@ -47,7 +48,16 @@ import {
 import { type CustomerRecord, detailedRecord, recordOfRow } from './customerView';
 import { customerAsOf, customerHistory } from './history';
 import { logOnlyPushChannel, type PushNotificationChannel } from './pushNotifications';
-import { customerDetailSchema, customerReadSchema, customerRecordSchema } from './responses';
+import {
+  bulkAddAnswerSchema,
+  bulkOutcomeSchema,
+  csvImportAnswerSchema,
+  customerDetailSchema,
+  customerHistorySchema,
+  customerReadSchema,
+  customerRecordSchema,
+  notificationAnswerSchema,
+} from './responses';
 
 const sortFieldNames = Object.keys(customerSortFields) as [keyof typeof customerSortFields];
 const oneOrMany = <Schema extends z.ZodType>(schema: Schema) =>
@@ -152,7 +162,7 @@ async function customerListAnswer(c: Context<AppEnv>, query: ListQuery) {
 
 /** The upload is read by hand (multipart or raw CSV), so it is described here. */
 const csvImportDescription: RouteDescription = {
-  summary: 'Import customers from a CSV file',
+  ...answerDescription('Import customers from a CSV file', 200, csvImportAnswerSchema),
   requestBody: {
     required: true,
     content: {
@@ -311,7 +321,7 @@ export function createCustomerRoutes(channel: PushNotificationChannel) {
     )
     .post(
       '/customers/bulk',
-      describeRoute({ summary: 'Add up to 1,000 customers' }),
+      describeRoute(answerDescription('Add up to 1,000 customers', 200, bulkAddAnswerSchema)),
       idempotent,
       jsonBody(bulkAddSchema),
       async (c) => {
@@ -349,7 +359,7 @@ export function createCustomerRoutes(channel: PushNotificationChannel) {
     })
     .post(
       '/customers/bulk-update',
-      describeRoute({ summary: 'Change several customers' }),
+      describeRoute(answerDescription('Change several customers', 200, bulkOutcomeSchema)),
       idempotent,
       jsonBody(bulkUpdateSchema),
       async (c) => {
@@ -369,7 +379,7 @@ export function createCustomerRoutes(channel: PushNotificationChannel) {
     )
     .post(
       '/customers/bulk-delete',
-      describeRoute({ summary: 'Remove several customers' }),
+      describeRoute(answerDescription('Remove several customers', 200, bulkOutcomeSchema)),
       idempotent,
       jsonBody(bulkRemoveSchema),
       async (c) => {
@@ -379,14 +389,14 @@ export function createCustomerRoutes(channel: PushNotificationChannel) {
     )
     .post(
       '/customers/star',
-      describeRoute({ summary: 'Star several customers' }),
+      describeRoute(answerDescription('Star several customers', 200, bulkOutcomeSchema)),
       idempotent,
       jsonBody(idsOnlySchema),
       async (c) => c.json(await setStars(c, c.req.valid('json').ids, true), 200),
     )
     .post(
       '/customers/unstar',
-      describeRoute({ summary: 'Unstar several customers' }),
+      describeRoute(answerDescription('Unstar several customers', 200, bulkOutcomeSchema)),
       idempotent,
       jsonBody(idsOnlySchema),
       async (c) => c.json(await setStars(c, c.req.valid('json').ids, false), 200),
@@ -417,7 +427,7 @@ export function createCustomerRoutes(channel: PushNotificationChannel) {
     )
     .get(
       '/customers/:id/history',
-      describeRoute({ summary: 'A customer’s events, in order' }),
+      describeRoute(answerDescription('A customer’s events, in order', 200, customerHistorySchema)),
       pathParams(customerPath),
       async (c) => {
         const { id } = c.req.valid('param');
@@ -518,7 +528,9 @@ export function createCustomerRoutes(channel: PushNotificationChannel) {
     )
     .post(
       '/customers/:id/notifications',
-      describeRoute(createdDescription('Record a notification to a customer')),
+      describeRoute(
+        createdDescription('Record a notification to a customer', notificationAnswerSchema),
+      ),
       idempotent,
       pathParams(customerPath),
       jsonBody(notificationSchema),

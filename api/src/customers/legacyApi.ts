@@ -16,12 +16,13 @@ import {
   validationError,
   waitForReadModels,
 } from '../http';
-import { describeRoute } from '../http/openapiSpec';
+import { answerDescription, describeRoute } from '../http/openapiSpec';
 import { customerAccess } from './access';
 import { answerCustomer, customerList, removeMany, setStars } from './api';
 import { maxBulkRows } from './bulkAdd';
 import { addCustomer, removeCustomer, runOnCustomer, updateCustomer } from './customerCommands';
 import { customerChangesSchema, customerIdSchema, newCustomerSchema } from './customerFields';
+import { contactsUserSchema, customerDetailSchema, customerRecordSchema } from './responses';
 
 /**
  * The seed client's contacts-app calls (seed §7), answered by the same commands and queries as
@@ -34,6 +35,8 @@ const contactsQuerySchema = z.strictObject({
   searchText: z.string().max(200).optional(),
 });
 const contactIds = z.array(customerIdSchema).min(1).max(maxBulkRows);
+/** The ids the call was given, as the seed client expects them back. */
+const contactIdsAnswer = z.array(z.string()).meta({ description: 'The ids acted on' });
 const contactBody = <Shape extends z.ZodRawShape>(shape: Shape) => jsonBody(z.strictObject(shape));
 
 function filterOfRouteParams(query: z.infer<typeof contactsQuerySchema>) {
@@ -62,7 +65,7 @@ function parsed<Schema extends z.ZodType>(schema: Schema, value: object): z.infe
 
 const withoutId = ({ id: _id, ...rest }: Record<string, unknown>) => rest;
 
-async function contactsUser(c: Context<AppEnv>) {
+async function contactsUser(c: Context<AppEnv>): Promise<z.infer<typeof contactsUserSchema>> {
   const { userId, companyId } = c.var.caller;
   const found = await getUserWithCompany(c.var.deps.pool, { userId, companyId });
   const starred = await customerList(c, {
@@ -84,7 +87,9 @@ export const legacyContactRoutes: Feature = () =>
     .use('/contacts-app/*', ...customerAccess)
     .get(
       '/contacts-app/contacts',
-      describeRoute({ summary: 'Contacts by view (seed client)' }),
+      describeRoute(
+        answerDescription('Contacts by view (seed client)', 200, z.array(customerRecordSchema)),
+      ),
       queryParams(contactsQuerySchema),
       async (c) =>
         c.json(
@@ -97,12 +102,14 @@ export const legacyContactRoutes: Feature = () =>
     )
     .get(
       '/contacts-app/user',
-      describeRoute({ summary: 'The contacts app’s user (seed client)' }),
+      describeRoute(
+        answerDescription('The contacts app’s user (seed client)', 200, contactsUserSchema),
+      ),
       async (c) => c.json(await contactsUser(c), 200),
     )
     .post(
       '/contacts-app/add-contact',
-      describeRoute({ summary: 'Add a contact (seed client)' }),
+      describeRoute(answerDescription('Add a contact (seed client)', 200, customerDetailSchema)),
       idempotent,
       contactBody({ newContact: z.record(z.string(), z.unknown()) }),
       async (c) => {
@@ -113,7 +120,7 @@ export const legacyContactRoutes: Feature = () =>
     )
     .post(
       '/contacts-app/update-contact',
-      describeRoute({ summary: 'Change a contact (seed client)' }),
+      describeRoute(answerDescription('Change a contact (seed client)', 200, customerDetailSchema)),
       idempotent,
       contactBody({ contact: z.looseObject({ id: customerIdSchema }) }),
       async (c) => {
@@ -128,7 +135,14 @@ export const legacyContactRoutes: Feature = () =>
     )
     .post(
       '/contacts-app/remove-contact',
-      describeRoute({ summary: 'Remove a contact (seed client)' }),
+      describeRoute(
+        answerDescription(
+          'Remove a contact (seed client)',
+          200,
+          z.string(),
+          'The removed contact’s id',
+        ),
+      ),
       idempotent,
       contactBody({ contactId: customerIdSchema }),
       async (c) => {
@@ -140,7 +154,7 @@ export const legacyContactRoutes: Feature = () =>
     )
     .post(
       '/contacts-app/remove-contacts',
-      describeRoute({ summary: 'Remove contacts (seed client)' }),
+      describeRoute(answerDescription('Remove contacts (seed client)', 200, contactIdsAnswer)),
       idempotent,
       contactBody({ contactIds }),
       async (c) => {
@@ -151,7 +165,7 @@ export const legacyContactRoutes: Feature = () =>
     )
     .post(
       '/contacts-app/set-contacts-starred',
-      describeRoute({ summary: 'Star contacts (seed client)' }),
+      describeRoute(answerDescription('Star contacts (seed client)', 200, contactIdsAnswer)),
       idempotent,
       contactBody({ contactIds }),
       async (c) => {
@@ -162,7 +176,7 @@ export const legacyContactRoutes: Feature = () =>
     )
     .post(
       '/contacts-app/set-contacts-unstarred',
-      describeRoute({ summary: 'Unstar contacts (seed client)' }),
+      describeRoute(answerDescription('Unstar contacts (seed client)', 200, contactIdsAnswer)),
       idempotent,
       contactBody({ contactIds }),
       async (c) => {
@@ -173,7 +187,9 @@ export const legacyContactRoutes: Feature = () =>
     )
     .post(
       '/contacts-app/toggle-starred-contact',
-      describeRoute({ summary: 'Toggle a contact’s star (seed client)' }),
+      describeRoute(
+        answerDescription('Toggle a contact’s star (seed client)', 200, customerDetailSchema),
+      ),
       idempotent,
       contactBody({ contactId: customerIdSchema }),
       async (c) => {

@@ -16,7 +16,12 @@ import {
   validationError,
   waitForReadModels,
 } from '../http';
-import { createdDescription, describeRoute, listDescription } from '../http/openapiSpec';
+import {
+  answerDescription,
+  createdDescription,
+  describeRoute,
+  listDescription,
+} from '../http/openapiSpec';
 import { runOnStream } from '../http/streamCommands';
 import { origin } from '../payments/api';
 import {
@@ -28,7 +33,7 @@ import {
   setContentRange,
   sortParam,
 } from '../transactions/listParams';
-import { certificateOf } from './certificate';
+import { certificateOf, certificateSchema } from './certificate';
 import {
   addDocumentVersion,
   cancelSignatureRequest,
@@ -42,11 +47,13 @@ import {
 } from './documentCommands';
 import { streamFile } from './download';
 import {
+  documentResourceSchema,
   documentSortFields,
   getDocument,
   getSignatureRequestRow,
   listDocuments,
   listSignatureRequests,
+  signatureRequestResourceSchema,
   signatureRequestSortFields,
   toSignatureRequestResource,
 } from './queries';
@@ -206,7 +213,7 @@ export function createDocumentRoutes(channel: PushNotificationChannel): Hono<App
   return new Hono<AppEnv>()
     .get(
       '/documents',
-      describeRoute(listDescription('List documents')),
+      describeRoute(listDescription('List documents', documentResourceSchema)),
       access,
       queryParams(documentListSchema),
       async (c) => {
@@ -222,7 +229,7 @@ export function createDocumentRoutes(channel: PushNotificationChannel): Hono<App
     )
     .post(
       '/documents',
-      describeRoute(createdDescription('Upload a document')),
+      describeRoute(createdDescription('Upload a document', documentResourceSchema)),
       access,
       async (c) => {
         const { file, fields } = await receiveUpload(c, storageOf(c.var.deps), uploadFields);
@@ -237,12 +244,15 @@ export function createDocumentRoutes(channel: PushNotificationChannel): Hono<App
         return c.json(await answerDocument(c, documentId, position), 201);
       },
     )
-    .get('/documents/:id', describeRoute({ summary: 'One document' }), access, async (c) =>
-      c.json(await answerDocument(c, c.req.param('id')), 200),
+    .get(
+      '/documents/:id',
+      describeRoute(answerDescription('One document', 200, documentResourceSchema)),
+      access,
+      async (c) => c.json(await answerDocument(c, c.req.param('id')), 200),
     )
     .delete(
       '/documents/:id',
-      describeRoute({ summary: 'Remove a document' }),
+      describeRoute(answerDescription('Remove a document', 200, documentResourceSchema)),
       access,
       async (c) => {
         const documentId = c.req.param('id');
@@ -256,7 +266,9 @@ export function createDocumentRoutes(channel: PushNotificationChannel): Hono<App
     )
     .post(
       '/documents/:id/versions',
-      describeRoute(createdDescription('Upload a new version of a document')),
+      describeRoute(
+        createdDescription('Upload a new version of a document', documentResourceSchema),
+      ),
       access,
       async (c) => {
         const documentId = c.req.param('id');
@@ -287,7 +299,7 @@ export function createDocumentRoutes(channel: PushNotificationChannel): Hono<App
     )
     .get(
       '/signature-requests',
-      describeRoute(listDescription('List signature requests')),
+      describeRoute(listDescription('List signature requests', signatureRequestResourceSchema)),
       access,
       queryParams(signatureRequestListSchema),
       async (c) => {
@@ -305,7 +317,7 @@ export function createDocumentRoutes(channel: PushNotificationChannel): Hono<App
     )
     .post(
       '/signature-requests',
-      describeRoute(createdDescription('Ask for a signature')),
+      describeRoute(createdDescription('Ask for a signature', signatureRequestResourceSchema)),
       access,
       idempotent,
       jsonBody(signatureRequestSchema),
@@ -329,13 +341,17 @@ export function createDocumentRoutes(channel: PushNotificationChannel): Hono<App
     )
     .get(
       '/signature-requests/:id',
-      describeRoute({ summary: 'One signature request' }),
+      describeRoute(
+        answerDescription('One signature request', 200, signatureRequestResourceSchema),
+      ),
       access,
       async (c) => c.json(await answerRequest(c, c.req.param('id')), 200),
     )
     .post(
       '/signature-requests/:id/cancel',
-      describeRoute({ summary: 'Cancel a signature request' }),
+      describeRoute(
+        answerDescription('Cancel a signature request', 200, signatureRequestResourceSchema),
+      ),
       access,
       idempotent,
       async (c) => {
@@ -346,10 +362,14 @@ export function createDocumentRoutes(channel: PushNotificationChannel): Hono<App
     )
     .get(
       '/signature-requests/:id/certificate',
-      describeRoute({
-        summary: 'A signature request’s completion certificate',
-        responses: { 200: { description: 'The certificate' } },
-      }),
+      describeRoute(
+        answerDescription(
+          'A signature request’s completion certificate',
+          200,
+          certificateSchema,
+          'The certificate, as a JSON download',
+        ),
+      ),
       access,
       async (c) => {
         const state = await loadSignatureRequest(c.var.deps, c.req.param('id'));

@@ -1,6 +1,12 @@
+import { documentMediaType } from '@issuer/events';
 import type { Pool } from 'pg';
+import { z } from 'zod';
 import { currentVersion, type DocumentDetails } from './document';
-import type { SignatureRequestDetails, SignatureStatus } from './signatureRequest';
+import {
+  type SignatureRequestDetails,
+  type SignatureStatus,
+  signatureStatuses,
+} from './signatureRequest';
 
 export const documentSortFields = {
   updatedAt: 'updated_at',
@@ -40,10 +46,42 @@ export interface SignatureRequestFilter {
 const customerName = `(SELECT nullif(trim(c.name || ' ' || c.last_name), '') FROM customers c
   WHERE c.customer_id = t.customer_id AND c.company_id = t.company_id)`;
 
+const documentVersionSchema = z.strictObject({
+  version: z.int(),
+  fileName: z.string(),
+  mediaType: documentMediaType,
+  sizeBytes: z.int(),
+  sha256: z.string(),
+  uploadedBy: z.string(),
+  uploadedAt: z.string(),
+});
+
+/** The Document resource: the current version's file, and every version, newest first. */
+export const documentResourceSchema = z
+  .strictObject({
+    id: z.string(),
+    title: z.string(),
+    status: z.enum(['active', 'removed']),
+    customerId: z.string().nullable(),
+    customerName: z.string().nullable(),
+    roundId: z.string().nullable(),
+    fileName: z.string(),
+    mediaType: documentMediaType,
+    sizeBytes: z.int(),
+    sha256: z.string(),
+    version: z.int().meta({ description: 'The current version' }),
+    createdAt: z.string(),
+    updatedAt: z.string(),
+    removedAt: z.string().nullable(),
+    versions: z.array(documentVersionSchema),
+  })
+  .meta({ id: 'Document' });
+export type DocumentResource = z.infer<typeof documentResourceSchema>;
+
 export function toDocumentResource(
-  state: DocumentDetails & { status: string },
+  state: DocumentDetails & { status: DocumentResource['status'] },
   name: string | null,
-) {
+): DocumentResource {
   const current = currentVersion(state);
   return {
     id: state.documentId,
@@ -63,13 +101,45 @@ export function toDocumentResource(
     versions: [...state.versions].reverse(),
   };
 }
-export type DocumentResource = ReturnType<typeof toDocumentResource>;
+
+/** The SignatureRequest resource: an envelope of document versions sent to a customer. */
+export const signatureRequestResourceSchema = z
+  .strictObject({
+    id: z.string(),
+    status: z.enum(signatureStatuses),
+    customerId: z.string(),
+    customerName: z.string().nullable(),
+    roundId: z.string().nullable(),
+    documents: z.array(
+      z.strictObject({
+        documentId: z.string(),
+        version: z.int(),
+        title: z.string(),
+        sha256: z.string(),
+      }),
+    ),
+    message: z.string().nullable(),
+    expiresAt: z.string(),
+    requestedBy: z.string(),
+    requestedAt: z.string(),
+    viewedAt: z.string().nullable(),
+    signedAt: z.string().nullable(),
+    signerName: z.string().nullable(),
+    declinedAt: z.string().nullable(),
+    declineReason: z.string().nullable(),
+    closedAt: z.string().nullable(),
+    signingPath: z.string().nullable().meta({
+      description: 'The signer’s link, only while they can still act (it is a credential)',
+    }),
+  })
+  .meta({ id: 'SignatureRequest' });
+export type SignatureRequestResource = z.infer<typeof signatureRequestResourceSchema>;
 
 export function toSignatureRequestResource(
   state: SignatureRequestDetails & { status: SignatureStatus },
   name: string | null,
   signingPath: string,
-) {
+): SignatureRequestResource {
   const open = state.status === 'sent' || state.status === 'viewed';
   return {
     id: state.requestId,
@@ -92,7 +162,6 @@ export function toSignatureRequestResource(
     signingPath: open ? signingPath : null,
   };
 }
-export type SignatureRequestResource = ReturnType<typeof toSignatureRequestResource>;
 
 function where(conditions: string[]) {
   return conditions.length > 0 ? `AND ${conditions.join(' AND ')}` : '';
@@ -117,7 +186,7 @@ export async function listDocuments(
   const column = documentSortFields[sort.field];
   params.push(range.end - range.start + 1, range.start);
   const { rows } = await pool.query<{
-    state: DocumentDetails & { status: string };
+    state: DocumentDetails & { status: DocumentResource['status'] };
     customer_name: string | null;
     total: string;
   }>(
@@ -141,7 +210,7 @@ async function countDocuments(pool: Pool, params: unknown[], conditions: string[
 
 export async function getDocument(pool: Pool, companyId: string, documentId: string) {
   const { rows } = await pool.query<{
-    state: DocumentDetails & { status: string };
+    state: DocumentDetails & { status: DocumentResource['status'] };
     customer_name: string | null;
   }>(
     `SELECT t.state, ${customerName} AS customer_name FROM documents t

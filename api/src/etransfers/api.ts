@@ -21,7 +21,12 @@ import {
   queryParams,
   waitForReadModels,
 } from '../http';
-import { createdDescription, describeRoute, listDescription } from '../http/openapiSpec';
+import {
+  answerDescription,
+  createdDescription,
+  describeRoute,
+  listDescription,
+} from '../http/openapiSpec';
 import { amountCents, origin } from '../payments/api';
 import {
   idParam,
@@ -99,8 +104,40 @@ const listQuerySchema = z.strictObject({
 /** Admin, staff and user send and match e-transfers; compliance reads (as with payments). */
 const access = customerAccessGuard();
 
+/** The E-transfer resource, as every e-transfer route answers it. */
+export const etransferSchema = z
+  .strictObject({
+    id: z.string(),
+    kind: z.enum(etransferKinds),
+    status: z.enum(etransferStatuses),
+    customerId: z
+      .string()
+      .nullable()
+      .meta({ description: 'Null until an incoming one is matched' }),
+    customerName: z.string().nullable(),
+    email: z.string(),
+    amountCents: z.int(),
+    currency: z.literal('CAD'),
+    message: z.string().nullable(),
+    reference: z.string().nullable(),
+    requestedBy: z.string().nullable(),
+    matchedBy: z.string().nullable(),
+    matchedByUser: z.string().nullable(),
+    matchReason: z.string().nullable(),
+    failureReason: z.string().nullable(),
+    invoiceId: z
+      .string()
+      .nullable()
+      .meta({ description: 'The invoice a billing request collects' }),
+    createdAt: z.string(),
+    expiresAt: z.string().nullable(),
+    completedAt: z.string().nullable(),
+  })
+  .meta({ id: 'Etransfer' });
+export type EtransferResource = z.infer<typeof etransferSchema>;
+
 /** The E-transfer resource. */
-export function etransferResource(row: EtransferListRow) {
+export function etransferResource(row: EtransferListRow): EtransferResource {
   const { companyId: _companyId, position: _position, ...resource } = row;
   return resource;
 }
@@ -123,7 +160,7 @@ export const etransferRoutes: Feature = () =>
   new Hono<AppEnv>()
     .post(
       '/etransfers/requests',
-      describeRoute(createdDescription('Request money by e-transfer')),
+      describeRoute(createdDescription('Request money by e-transfer', etransferSchema)),
       access,
       idempotent,
       jsonBody(requestSchema),
@@ -142,7 +179,7 @@ export const etransferRoutes: Feature = () =>
     )
     .post(
       '/etransfers/payouts',
-      describeRoute(createdDescription('Pay out by e-transfer')),
+      describeRoute(createdDescription('Pay out by e-transfer', etransferSchema)),
       access,
       idempotent,
       jsonBody(payoutSchema),
@@ -159,7 +196,7 @@ export const etransferRoutes: Feature = () =>
     )
     .get(
       '/etransfers',
-      describeRoute(listDescription('List e-transfers')),
+      describeRoute(listDescription('List e-transfers', etransferSchema)),
       access,
       queryParams(listQuerySchema),
       async (c) => {
@@ -174,12 +211,15 @@ export const etransferRoutes: Feature = () =>
         return c.json(list.rows.map(etransferResource), 200);
       },
     )
-    .get('/etransfers/:id', describeRoute({ summary: 'One e-transfer' }), access, async (c) =>
-      c.json(await answer(c, c.req.param('id')), 200),
+    .get(
+      '/etransfers/:id',
+      describeRoute(answerDescription('One e-transfer', 200, etransferSchema)),
+      access,
+      async (c) => c.json(await answer(c, c.req.param('id')), 200),
     )
     .post(
       '/etransfers/:id/cancel',
-      describeRoute({ summary: 'Cancel a money request' }),
+      describeRoute(answerDescription('Cancel a money request', 200, etransferSchema)),
       access,
       idempotent,
       async (c) => {
@@ -190,7 +230,9 @@ export const etransferRoutes: Feature = () =>
     )
     .post(
       '/etransfers/:id/match',
-      describeRoute({ summary: 'Match an incoming e-transfer to a customer' }),
+      describeRoute(
+        answerDescription('Match an incoming e-transfer to a customer', 200, etransferSchema),
+      ),
       access,
       idempotent,
       jsonBody(matchSchema),
@@ -211,7 +253,9 @@ const legacyViews = z.enum(etransferViews);
 export const legacyEtransferRoutes: Feature = () =>
   new Hono<AppEnv>().get(
     '/contacts-app/etransfers',
-    describeRoute({ summary: 'E-transfers by view (seed client)' }),
+    describeRoute(
+      answerDescription('E-transfers by view (seed client)', 200, z.array(etransferSchema)),
+    ),
     access,
     queryParams(
       z.strictObject({

@@ -1,7 +1,30 @@
 import { createConfig, lintFromString } from '@redocly/openapi-core';
+import type { OpenAPIV3_1 } from 'openapi-types';
 import { describe, expect, it } from 'vitest';
-import { undescribedSummary } from './openapi';
+import { type OpenApiDocument, undescribedSummary } from './openapi';
 import { appForRoutes, openApiChecker } from './testing/openApiCheck';
+
+type Schema = OpenAPIV3_1.SchemaObject | OpenAPIV3_1.ReferenceObject;
+
+/** What a schema says beyond words: without it, anything (or any object) is "described". */
+const annotations = new Set(['description', 'title', 'examples', 'example', 'deprecated']);
+
+/**
+ * Whether `schema` leaves the body open: `{}`, an object without properties, or an array of
+ * such. An object that only has `additionalProperties` (a map) or combines schemas is described.
+ */
+function isBare(document: OpenApiDocument, schema: Schema | undefined): boolean {
+  if (schema === undefined) return true;
+  if ('$ref' in schema) {
+    const name = schema.$ref.replace('#/components/schemas/', '');
+    return isBare(document, document.components?.schemas?.[name]);
+  }
+  const keys = Object.keys(schema).filter((key) => !annotations.has(key));
+  if (keys.length === 0) return true;
+  if (schema.type === 'array') return isBare(document, schema.items as Schema | undefined);
+  const saysMore = ['properties', 'additionalProperties', 'patternProperties', 'anyOf', 'oneOf'];
+  return schema.type === 'object' && !saysMore.some((key) => key in schema);
+}
 
 const toTemplate = (path: string) =>
   path.replace(/:([^/{?]+)(\{[^}]*\})?\??/g, (_match, name: string) => `{${name}}`);
@@ -39,6 +62,30 @@ describe('the OpenAPI description (GET /api/openapi.json)', () => {
         'versionedDescription / answerDescription there), and validate its input with ' +
         'jsonBody / queryParams / pathParams from api/src/http/validation.ts, which put the zod ' +
         'schemas into the document.',
+    ).toEqual([]);
+  });
+
+  it('describes every success body precisely: no 2xx JSON answer is `{}` or a bare object', async () => {
+    const { document } = await openApiChecker();
+    const open = Object.entries(document.paths ?? {}).flatMap(([path, item]) =>
+      Object.entries(item ?? {}).flatMap(([method, operation]) =>
+        Object.entries((operation as OpenAPIV3_1.OperationObject).responses ?? {})
+          .filter(([status]) => status.startsWith('2'))
+          .flatMap(([status, response]) => {
+            const described = response as OpenAPIV3_1.ResponseObject;
+            const json = described.content?.['application/json'];
+            return json && isBare(document, json.schema)
+              ? [`${method.toUpperCase()} ${path} ${status}: ${JSON.stringify(json.schema)}`]
+              : [];
+          }),
+      ),
+    );
+    expect(
+      open,
+      'These operations describe their success body as any JSON or any object. Give each a ' +
+        'zod schema of what it really answers (answerDescription / listDescription / ' +
+        'createdDescription from api/src/http/openapiSpec.ts; `.meta({ id })` for a shared ' +
+        'resource), derived next to the view that builds the answer.',
     ).toEqual([]);
   });
 

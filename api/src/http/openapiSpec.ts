@@ -78,10 +78,7 @@ export const idempotencyDescription: RouteDescription = {
 };
 
 /** A react-admin list: an array of `resource` rows, the window and total in `Content-Range`. */
-export function listDescription(
-  summary: string,
-  row: AnswerSchema = { type: 'object' },
-): RouteDescription {
+export function listDescription(summary: string, row: AnswerSchema): RouteDescription {
   return {
     summary,
     responses: {
@@ -95,22 +92,16 @@ export function listDescription(
 }
 
 /** A route that answers 201 with the created resource. */
-export function createdDescription(
-  summary: string,
-  schema: AnswerSchema = { type: 'object' },
-): RouteDescription {
+export function createdDescription(summary: string, schema: AnswerSchema): RouteDescription {
   return answerDescription(summary, 201, schema, 'Created; the new resource');
 }
 
 /** A sandbox route that answers 202: the simulator acts on it in the background. */
-export function acceptedDescription(summary: string): RouteDescription {
+export function acceptedDescription(summary: string, schema: AnswerSchema): RouteDescription {
   return {
     summary,
     responses: {
-      202: {
-        description: 'Accepted; the simulator goes on',
-        content: jsonContent({ type: 'object' }),
-      },
+      202: { description: 'Accepted; the simulator goes on', content: jsonContent(schema) },
     },
   };
 }
@@ -119,7 +110,7 @@ export function acceptedDescription(summary: string): RouteDescription {
 export function versionedDescription(
   summary: string,
   method: 'read' | 'write',
-  schema: AnswerSchema = { type: 'object' },
+  schema: AnswerSchema,
 ): RouteDescription {
   const ok = {
     description: 'The resource; its `ETag` is the revision to send back in `If-Match`',

@@ -22,8 +22,8 @@ import {
   pathParams,
   queryParams,
 } from '../http';
-import { describeRoute, listDescription } from '../http/openapiSpec';
-import { companyHistory } from './companyHistory';
+import { answerDescription, describeRoute, listDescription } from '../http/openapiSpec';
+import { type CompanyHistoryEntry, companyDecisions, companyHistory } from './companyHistory';
 import { operatorRole } from './operator';
 
 const maxPageSize = 500;
@@ -75,7 +75,39 @@ const decisionCommands = {
 } as const;
 
 /** A company as the operator's react-admin list and show pages read it. */
-function companyRecord(company: CompanyListRow) {
+const operatorCompanySchema = z
+  .strictObject({
+    id: z.string(),
+    name: z.string(),
+    symbol: z.string(),
+    verified: z.boolean(),
+    isIssuer: z.boolean(),
+    suspended: z.boolean(),
+    suspensionReason: z.string().nullable(),
+    terminalCount: z.int(),
+    fiatBalanceCad: z.number().meta({ description: 'The ledger’s available balance, in dollars' }),
+    registeredAt: z.string(),
+    contactEmail: z
+      .string()
+      .nullable()
+      .meta({ description: 'The first admin’s; null until the users read model has them' }),
+  })
+  .meta({ id: 'OperatorCompany' });
+
+const companyHistorySchema = z.strictObject({
+  id: z.string(),
+  entries: z.array(
+    z.strictObject({
+      version: z.int().meta({ description: 'The company stream’s revision' }),
+      type: z.enum(companyDecisions),
+      at: z.string(),
+      actor: z.strictObject({ id: z.string().nullable(), email: z.string().nullable() }),
+      reason: z.string().nullable(),
+    }) satisfies z.ZodType<CompanyHistoryEntry>,
+  ),
+});
+
+function companyRecord(company: CompanyListRow): z.infer<typeof operatorCompanySchema> {
   return {
     id: company.companyId,
     name: company.name,
@@ -146,7 +178,7 @@ export const operatorRoutes: Feature = () =>
     .use('/operator/*', authenticate, requireRole(operatorRole))
     .get(
       '/operator/companies',
-      describeRoute(listDescription('List companies')),
+      describeRoute(listDescription('List companies', operatorCompanySchema)),
       queryParams(listQuery),
       async (c) => {
         const { sort, range, filter } = c.req.valid('query');
@@ -169,13 +201,13 @@ export const operatorRoutes: Feature = () =>
     )
     .get(
       '/operator/companies/:id',
-      describeRoute({ summary: 'One company' }),
+      describeRoute(answerDescription('One company', 200, operatorCompanySchema)),
       pathParams(companyPath),
       async (c) => c.json(await companyOrNotFound(c, c.req.valid('param').id), 200),
     )
     .post(
       '/operator/companies/:id/verify',
-      describeRoute({ summary: 'Verify a company' }),
+      describeRoute(answerDescription('Verify a company', 200, operatorCompanySchema)),
       idempotent,
       pathParams(companyPath),
       async (c) => {
@@ -189,7 +221,9 @@ export const operatorRoutes: Feature = () =>
     )
     .post(
       '/operator/companies/:id/issuer',
-      describeRoute({ summary: 'Grant or withdraw issuer status' }),
+      describeRoute(
+        answerDescription('Grant or withdraw issuer status', 200, operatorCompanySchema),
+      ),
       idempotent,
       pathParams(companyPath),
       jsonBody(issuerSchema),
@@ -208,7 +242,7 @@ export const operatorRoutes: Feature = () =>
     )
     .post(
       '/operator/companies/:id/suspend',
-      describeRoute({ summary: 'Suspend a company' }),
+      describeRoute(answerDescription('Suspend a company', 200, operatorCompanySchema)),
       idempotent,
       pathParams(companyPath),
       jsonBody(decisionSchema),
@@ -220,7 +254,7 @@ export const operatorRoutes: Feature = () =>
     )
     .post(
       '/operator/companies/:id/reinstate',
-      describeRoute({ summary: 'Lift a suspension' }),
+      describeRoute(answerDescription('Lift a suspension', 200, operatorCompanySchema)),
       idempotent,
       pathParams(companyPath),
       jsonBody(decisionSchema),
@@ -232,7 +266,7 @@ export const operatorRoutes: Feature = () =>
     )
     .post(
       '/operator/companies/:id/revoke-verification',
-      describeRoute({ summary: 'Take a verification back' }),
+      describeRoute(answerDescription('Take a verification back', 200, operatorCompanySchema)),
       idempotent,
       pathParams(companyPath),
       jsonBody(decisionSchema),
@@ -245,7 +279,9 @@ export const operatorRoutes: Feature = () =>
     )
     .get(
       '/operator/companies/:id/history',
-      describeRoute({ summary: 'A company’s decisions, oldest first' }),
+      describeRoute(
+        answerDescription('A company’s decisions, oldest first', 200, companyHistorySchema),
+      ),
       pathParams(companyPath),
       async (c) => {
         const { id } = c.req.valid('param');

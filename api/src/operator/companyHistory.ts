@@ -9,7 +9,7 @@ import { getUserNames } from '@issuer/projections';
 import type { Pool } from 'pg';
 
 /** The operator's decisions about a company: what the Companies screen's history lists. */
-const decisions = [
+export const companyDecisions = [
   'CompanyRegistered',
   'CompanyVerified',
   'CompanyVerificationRevoked',
@@ -21,14 +21,14 @@ const decisions = [
 
 export interface CompanyHistoryEntry {
   version: number;
-  type: (typeof decisions)[number];
+  type: (typeof companyDecisions)[number];
   at: string;
   actor: { id: string | null; email: string | null };
   reason: string | null;
 }
 
 const isDecision = (event: CompanyEvent | undefined): event is CompanyEvent =>
-  event !== undefined && (decisions as readonly string[]).includes(event.type);
+  event !== undefined && (companyDecisions as readonly string[]).includes(event.type);
 
 /**
  * The company's standing over time, replayed from its stream (never from the read model): its

@@ -5,11 +5,11 @@ import { customerAccessGuard } from '../customers/access';
 import { customerDecider } from '../customers/businessLogic';
 import { customerStream } from '../customers/customerCommands';
 import { type AppEnv, type Feature, foldStream, queryParams, waitForReadModels } from '../http';
-import { describeRoute } from '../http/openapiSpec';
+import { answerDescription, describeRoute, listDescription } from '../http/openapiSpec';
 import { origin } from '../payments/api';
 import { setContentRange } from '../transactions/listParams';
 import { isPaymentMethodId, removeCard } from './paymentMethodCommands';
-import { cardById, customerCards } from './paymentMethodsProjection';
+import { cardById, customerCards, savedCardSchema } from './paymentMethodsProjection';
 
 /** Admin, staff and user remove cards; compliance reads (as with payments). */
 const access = customerAccessGuard();
@@ -36,7 +36,7 @@ export const paymentMethodRoutes: Feature = () =>
   new Hono<AppEnv>()
     .get(
       '/customers/:id/cards',
-      describeRoute({ summary: 'A customer’s saved cards' }),
+      describeRoute(listDescription('A customer’s saved cards', savedCardSchema)),
       access,
       queryParams(cardsQuery),
       async (c) => {
@@ -57,12 +57,17 @@ export const paymentMethodRoutes: Feature = () =>
         return c.json(rows, 200);
       },
     )
-    .get('/payment-methods/:id', describeRoute({ summary: 'One saved card' }), access, async (c) =>
-      c.json(await answerCard(c, c.req.param('id')), 200),
+    .get(
+      '/payment-methods/:id',
+      describeRoute(answerDescription('One saved card', 200, savedCardSchema)),
+      access,
+      async (c) => c.json(await answerCard(c, c.req.param('id')), 200),
     )
     .delete(
       '/payment-methods/:id',
-      describeRoute({ summary: 'Remove a saved card' }),
+      describeRoute(
+        answerDescription('Remove a saved card', 200, savedCardSchema, 'The card, removed'),
+      ),
       access,
       async (c) => {
         const paymentMethodId = c.req.param('id');

@@ -1,5 +1,6 @@
 import { asPaymentMethodEvent, paymentMethodEventTypes } from '@issuer/events';
 import type { Projection } from '@issuer/projections';
+import { z } from 'zod';
 
 /**
  * The saved cards read model: one row per card, never its token (the write side keeps that for
@@ -65,18 +66,22 @@ export const paymentMethodsProjection: Projection = {
   },
 };
 
-export interface SavedCardRow {
-  id: string;
-  customerId: string;
-  cardBrand: string;
-  cardLast4: string;
-  expMonth: number;
-  expYear: number;
-  paymentId: string;
-  status: 'saved' | 'removed';
-  savedAt: string;
-  removedAt: string | null;
-}
+/** A saved card as the API shows it (the processor's token never leaves the write side). */
+export const savedCardSchema = z
+  .strictObject({
+    id: z.string(),
+    customerId: z.string(),
+    cardBrand: z.string(),
+    cardLast4: z.string(),
+    expMonth: z.int(),
+    expYear: z.int(),
+    paymentId: z.string().meta({ description: 'The payment that saved it' }),
+    status: z.enum(['saved', 'removed']),
+    savedAt: z.string(),
+    removedAt: z.string().nullable(),
+  })
+  .meta({ id: 'SavedCard' });
+export type SavedCardRow = z.infer<typeof savedCardSchema>;
 
 type Queryable = { query: import('pg').Pool['query'] };
 

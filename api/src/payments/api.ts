@@ -2,7 +2,7 @@ import { type Context, Hono } from 'hono';
 import { z } from 'zod';
 import { customerAccessGuard } from '../customers/access';
 import { type AppEnv, type Feature, idempotent, jsonBody, waitForReadModels } from '../http';
-import { createdDescription, describeRoute } from '../http/openapiSpec';
+import { answerDescription, createdDescription, describeRoute } from '../http/openapiSpec';
 import {
   maxDescriptionLength,
   maxPaymentCents,
@@ -17,7 +17,7 @@ import {
   refundPayment,
   requestPayment,
 } from './paymentCommands';
-import { describePayment } from './paymentView';
+import { describePayment, paymentSchema } from './paymentView';
 
 export const amountMessage = `Must be a whole number of cents from ${minPaymentCents} to ${maxPaymentCents}`;
 /** Integer cents within the limits: shared by every route that takes an amount. */
@@ -79,7 +79,7 @@ export const paymentRoutes: Feature = () =>
   new Hono<AppEnv>()
     .post(
       '/payments',
-      describeRoute(createdDescription('Take a card payment on a terminal')),
+      describeRoute(createdDescription('Take a card payment on a terminal', paymentSchema)),
       paymentAccess,
       idempotent,
       jsonBody(newPaymentSchema),
@@ -97,12 +97,15 @@ export const paymentRoutes: Feature = () =>
         return c.json(await answerPayment(c, paymentId, position), 201);
       },
     )
-    .get('/payments/:id', describeRoute({ summary: 'One payment' }), paymentAccess, async (c) =>
-      c.json(await answerPayment(c, c.req.param('id')), 200),
+    .get(
+      '/payments/:id',
+      describeRoute(answerDescription('One payment', 200, paymentSchema)),
+      paymentAccess,
+      async (c) => c.json(await answerPayment(c, c.req.param('id')), 200),
     )
     .post(
       '/payments/:id/cancel',
-      describeRoute({ summary: 'Cancel a payment' }),
+      describeRoute(answerDescription('Cancel a payment', 200, paymentSchema)),
       paymentAccess,
       idempotent,
       async (c) => {
@@ -113,7 +116,7 @@ export const paymentRoutes: Feature = () =>
     )
     .post(
       '/payments/:id/refunds',
-      describeRoute(createdDescription('Refund a payment')),
+      describeRoute(createdDescription('Refund a payment', paymentSchema)),
       paymentAccess,
       idempotent,
       jsonBody(refundSchema),

@@ -19,11 +19,12 @@ import {
   setContentRange,
   sortParam,
 } from '../transactions/listParams';
+import { type PaymentResource, paymentSchema } from './paymentView';
 
 const moneyMoved = new Set(['captured', 'partially_refunded', 'refunded']);
 
 /** A payment as the API shows it (the contract's Payment resource). */
-export function paymentResource(row: PaymentRow) {
+export function paymentResource(row: PaymentRow): PaymentResource {
   const { companyId: _companyId, position: _position, ...resource } = row;
   return {
     ...resource,
@@ -56,7 +57,7 @@ export const paymentListRoutes: Feature = () =>
     // On the route, not `use`: W1's POST /payments shares the path.
     .get(
       '/payments',
-      describeRoute(listDescription('List payments')),
+      describeRoute(listDescription('List payments', paymentSchema)),
       customerAccessGuard(),
       queryParams(listQuerySchema),
       async (c) => {

@@ -1,4 +1,5 @@
-import { type DeclineReason, streamCategories, streamName } from '@issuer/events';
+import { declineReason, streamCategories, streamName } from '@issuer/events';
+import { z } from 'zod';
 import { companyDecider } from '../companies/businessLogic';
 import { customerDecider } from '../customers/businessLogic';
 import { customerStream } from '../customers/customerCommands';
@@ -18,28 +19,43 @@ export const paymentViewStatuses = [
 ] as const;
 export type PaymentViewStatus = (typeof paymentViewStatuses)[number];
 
-/** The Payment resource of the API (see the payments contract). */
-export interface PaymentResource {
-  id: string;
-  terminalId: string;
-  terminalName: string | null;
-  amountCents: number;
-  currency: 'CAD';
-  customerId: string | null;
-  customerName: string | null;
-  description: string | null;
-  status: PaymentViewStatus;
-  declineReason: DeclineReason | null;
-  cardBrand: string | null;
-  cardLast4: string | null;
-  refundedCents: number;
-  refundableCents: number;
-  refunds: PaymentRefund[];
-  requestedBy: string;
-  requestedAt: string;
-  expiresAt: string;
-  completedAt: string | null;
-}
+const refundSchema = z.strictObject({
+  id: z.string(),
+  amountCents: z.int(),
+  reason: z.string(),
+  refundedBy: z.string(),
+  refundedAt: z.string(),
+  status: z.enum(['pending', 'succeeded', 'failed']).meta({
+    description: '`pending` until the processor confirms it; `failed` no longer counts',
+  }),
+  failureReason: z.string().nullable().meta({ description: "The processor's reason, if failed" }),
+}) satisfies z.ZodType<PaymentRefund>;
+
+/** The Payment resource of the API (see the payments contract), as every payment route answers. */
+export const paymentSchema = z
+  .strictObject({
+    id: z.string(),
+    terminalId: z.string(),
+    terminalName: z.string().nullable().meta({ description: 'Null once the terminal is removed' }),
+    amountCents: z.int(),
+    currency: z.literal('CAD'),
+    customerId: z.string().nullable(),
+    customerName: z.string().nullable(),
+    description: z.string().nullable(),
+    status: z.enum(paymentViewStatuses),
+    declineReason: declineReason.nullable(),
+    cardBrand: z.string().nullable(),
+    cardLast4: z.string().nullable(),
+    refundedCents: z.int(),
+    refundableCents: z.int(),
+    refunds: z.array(refundSchema),
+    requestedBy: z.string(),
+    requestedAt: z.string(),
+    expiresAt: z.string(),
+    completedAt: z.string().nullable(),
+  })
+  .meta({ id: 'Payment' });
+export type PaymentResource = z.infer<typeof paymentSchema>;
 
 export interface PaymentNames {
   terminalName: string | null;

@@ -32,12 +32,16 @@ import {
   getInvoice,
   getPlan,
   getSubscription,
+  invoiceResourceSchema,
   invoiceSortFields,
   invoiceStatuses,
   listInvoices,
   listPlans,
   listSubscriptions,
+  planResourceSchema,
   planSortFields,
+  subscriptionDetailSchema,
+  subscriptionResourceSchema,
   subscriptionSortFields,
   subscriptionStatuses,
   subscriptionViews,
@@ -180,7 +184,7 @@ export const subscriptionRoutes: Feature = () =>
   new Hono<AppEnv>()
     .get(
       '/plans',
-      describeRoute(listDescription('List plans')),
+      describeRoute(listDescription('List plans', planResourceSchema)),
       access,
       queryParams(planListSchema),
       async (c) => {
@@ -196,7 +200,7 @@ export const subscriptionRoutes: Feature = () =>
     )
     .post(
       '/plans',
-      describeRoute(createdDescription('Create a plan')),
+      describeRoute(createdDescription('Create a plan', planResourceSchema)),
       access,
       idempotent,
       jsonBody(planSchema),
@@ -211,12 +215,15 @@ export const subscriptionRoutes: Feature = () =>
         return c.json(await answerPlan(c, planId, position), 201);
       },
     )
-    .get('/plans/:id', describeRoute({ summary: 'One plan' }), access, async (c) =>
-      c.json(await answerPlan(c, c.req.param('id')), 200),
+    .get(
+      '/plans/:id',
+      describeRoute(answerDescription('One plan', 200, planResourceSchema)),
+      access,
+      async (c) => c.json(await answerPlan(c, c.req.param('id')), 200),
     )
     .put(
       '/plans/:id',
-      describeRoute({ summary: 'Change a plan' }),
+      describeRoute(answerDescription('Change a plan', 200, planResourceSchema)),
       access,
       idempotent,
       jsonBody(planSchema),
@@ -235,7 +242,7 @@ export const subscriptionRoutes: Feature = () =>
     )
     .post(
       '/plans/:id/archive',
-      describeRoute({ summary: 'Archive a plan' }),
+      describeRoute(answerDescription('Archive a plan', 200, planResourceSchema)),
       access,
       idempotent,
       async (c) => {
@@ -246,7 +253,7 @@ export const subscriptionRoutes: Feature = () =>
     )
     .get(
       '/subscriptions',
-      describeRoute(listDescription('List subscriptions')),
+      describeRoute(listDescription('List subscriptions', subscriptionResourceSchema)),
       access,
       queryParams(subscriptionListSchema),
       async (c) => {
@@ -262,7 +269,7 @@ export const subscriptionRoutes: Feature = () =>
     )
     .post(
       '/subscriptions',
-      describeRoute(createdDescription('Subscribe a customer to a plan')),
+      describeRoute(createdDescription('Subscribe a customer to a plan', subscriptionDetailSchema)),
       access,
       idempotent,
       jsonBody(subscribeSchema),
@@ -279,26 +286,29 @@ export const subscriptionRoutes: Feature = () =>
         return c.json(await answerSubscription(c, subscriptionId, position), 201);
       },
     )
-    .get('/subscriptions/:id', describeRoute({ summary: 'One subscription' }), access, async (c) =>
-      c.json(await answerSubscription(c, c.req.param('id')), 200),
+    .get(
+      '/subscriptions/:id',
+      describeRoute(answerDescription('One subscription', 200, subscriptionDetailSchema)),
+      access,
+      async (c) => c.json(await answerSubscription(c, c.req.param('id')), 200),
     )
     .post(
       '/subscriptions/:id/pause',
-      describeRoute({ summary: 'Pause a subscription' }),
+      describeRoute(answerDescription('Pause a subscription', 200, subscriptionDetailSchema)),
       access,
       idempotent,
       (c) => act(c, { type: 'PauseSubscription' }),
     )
     .post(
       '/subscriptions/:id/resume',
-      describeRoute({ summary: 'Resume a subscription' }),
+      describeRoute(answerDescription('Resume a subscription', 200, subscriptionDetailSchema)),
       access,
       idempotent,
       (c) => act(c, { type: 'ResumeSubscription' }),
     )
     .post(
       '/subscriptions/:id/cancel',
-      describeRoute({ summary: 'Cancel a subscription' }),
+      describeRoute(answerDescription('Cancel a subscription', 200, subscriptionDetailSchema)),
       access,
       idempotent,
       jsonBody(cancelSchema),
@@ -310,7 +320,9 @@ export const subscriptionRoutes: Feature = () =>
     )
     .post(
       '/subscriptions/:id/change-plan',
-      describeRoute({ summary: 'Move a subscription to another plan' }),
+      describeRoute(
+        answerDescription('Move a subscription to another plan', 200, subscriptionDetailSchema),
+      ),
       access,
       idempotent,
       jsonBody(changePlanSchema),
@@ -318,7 +330,7 @@ export const subscriptionRoutes: Feature = () =>
     )
     .get(
       '/invoices',
-      describeRoute(listDescription('List invoices')),
+      describeRoute(listDescription('List invoices', invoiceResourceSchema)),
       access,
       queryParams(invoiceListSchema),
       async (c) => {
@@ -332,11 +344,20 @@ export const subscriptionRoutes: Feature = () =>
         return c.json(list.rows, 200);
       },
     )
-    .get('/invoices/:id', describeRoute({ summary: 'One invoice' }), access, async (c) => {
-      const invoice = await getInvoice(c.var.deps.pool, c.var.caller.companyId, c.req.param('id'));
-      if (!invoice) throw notFound('Invoice');
-      return c.json(invoice, 200);
-    })
+    .get(
+      '/invoices/:id',
+      describeRoute(answerDescription('One invoice', 200, invoiceResourceSchema)),
+      access,
+      async (c) => {
+        const invoice = await getInvoice(
+          c.var.deps.pool,
+          c.var.caller.companyId,
+          c.req.param('id'),
+        );
+        if (!invoice) throw notFound('Invoice');
+        return c.json(invoice, 200);
+      },
+    )
     .get(
       '/billing/settings',
       describeRoute(answerDescription('Billing settings', 200, settingsSchema)),
@@ -360,7 +381,13 @@ export const subscriptionRoutes: Feature = () =>
 export const legacySubscriptionRoutes: Feature = () =>
   new Hono<AppEnv>().get(
     '/contacts-app/subscriptions',
-    describeRoute({ summary: 'Subscriptions by view (seed client)' }),
+    describeRoute(
+      answerDescription(
+        'Subscriptions by view (seed client)',
+        200,
+        z.array(subscriptionResourceSchema),
+      ),
+    ),
     access,
     queryParams(
       z.strictObject({

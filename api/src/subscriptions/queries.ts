@@ -1,4 +1,6 @@
+import { collectionMethod, paymentCurrency, planInterval } from '@issuer/events';
 import type { Pool, QueryResultRow } from 'pg';
+import { z } from 'zod';
 import type { PlanDetails } from './plan';
 import type { InvoiceState, SubscriptionDetails } from './subscription';
 
@@ -82,11 +84,28 @@ async function page<Row extends QueryResultRow>(
 
 // Plans
 
-export function planResource(state: PlanDetails, inUse: number) {
+/** The Plan resource, as every plan route answers it. */
+export const planResourceSchema = z
+  .strictObject({
+    id: z.string(),
+    status: z.enum(['active', 'archived']),
+    name: z.string(),
+    amountCents: z.int(),
+    currency: paymentCurrency,
+    interval: planInterval,
+    intervalCount: z.int(),
+    trialDays: z.int(),
+    createdAt: z.string(),
+    archivedAt: z.string().nullable(),
+    activeSubscriptions: z.int().meta({ description: 'Subscriptions not cancelled on it' }),
+  })
+  .meta({ id: 'Plan' });
+export type PlanResource = z.infer<typeof planResourceSchema>;
+
+export function planResource(state: PlanDetails, inUse: number): PlanResource {
   const { planId, companyId: _companyId, status, ...rest } = state;
   return { id: planId, status, ...rest, activeSubscriptions: inUse };
 }
-export type PlanResource = ReturnType<typeof planResource>;
 
 const planColumns = `t.state, (SELECT count(*)::int FROM billing_subscriptions s
   WHERE s.plan_id = t.plan_id AND s.status <> 'cancelled') AS in_use`;
@@ -126,7 +145,84 @@ export async function getPlan(pool: Pool, companyId: string, planId: string) {
 
 // Subscriptions
 
-export function subscriptionResource(state: SubscriptionDetails, customerName: string | null) {
+/** An invoice as `GET /invoices` answers it; a subscription's own invoices leave out the name. */
+export const invoiceResourceSchema = z
+  .strictObject({
+    id: z.string(),
+    subscriptionId: z.string(),
+    customerId: z.string(),
+    customerName: z.string().nullable(),
+    number: z.string(),
+    periodIndex: z.int(),
+    periodStart: z.string(),
+    periodEnd: z.string(),
+    planId: z.string(),
+    planName: z.string(),
+    amountCents: z.int(),
+    currency: paymentCurrency,
+    status: z.enum(invoiceStatuses),
+    attempts: z.int(),
+    etransferId: z.string().nullable().meta({ description: 'The last attempt’s e-transfer' }),
+    paymentId: z.string().nullable().meta({ description: 'The last attempt’s card payment' }),
+    nextAttemptAt: z.string().nullable(),
+    issuedAt: z.string(),
+    paidAt: z.string().nullable(),
+    closedAt: z.string().nullable(),
+  })
+  .meta({ id: 'Invoice' });
+export type InvoiceResource = z.infer<typeof invoiceResourceSchema>;
+const subscriptionInvoiceSchema = invoiceResourceSchema.omit({ customerName: true });
+
+/** The Subscription resource, as lists and actions answer it. */
+export const subscriptionResourceSchema = z
+  .strictObject({
+    id: z.string(),
+    customerId: z.string(),
+    customerName: z.string().nullable(),
+    planId: z.string(),
+    planName: z.string(),
+    amountCents: z.int(),
+    currency: paymentCurrency,
+    interval: planInterval,
+    intervalCount: z.int(),
+    collectionMethod,
+    paymentMethodId: z.string().nullable().meta({ description: 'The saved card it charges' }),
+    status: z.enum(subscriptionStatuses),
+    startAt: z.string(),
+    trialEndsAt: z.string().nullable(),
+    currentPeriodStart: z.string().nullable(),
+    currentPeriodEnd: z.string().nullable(),
+    nextBillAt: z.string().nullable(),
+    nextAttemptAt: z.string().nullable(),
+    cancelAt: z.string().nullable(),
+    cancelledAt: z.string().nullable(),
+    cancellationReason: z.string().nullable(),
+    pausedAt: z.string().nullable(),
+    pendingPlanChange: z
+      .strictObject({
+        planId: z.string(),
+        planName: z.string(),
+        amountCents: z.int(),
+        fromPeriodIndex: z.int(),
+      })
+      .nullable()
+      .meta({ description: 'The plan it moves to from period `fromPeriodIndex`' }),
+    invoiceCount: z.int(),
+    createdAt: z.string(),
+    createdBy: z.string(),
+  })
+  .meta({ id: 'Subscription' });
+export type SubscriptionResource = z.infer<typeof subscriptionResourceSchema>;
+
+/** One subscription (`GET /subscriptions/:id`): the resource with its invoices, newest first. */
+export const subscriptionDetailSchema = subscriptionResourceSchema
+  .extend({ invoices: z.array(subscriptionInvoiceSchema) })
+  .meta({ id: 'SubscriptionDetail' });
+
+export function subscriptionResource(
+  state: SubscriptionDetails,
+  customerName: string | null,
+): SubscriptionResource {
   const open = state.invoices.find((invoice) => invoice.status === 'open');
   const current = state.invoices.at(-1);
   const billing = state.status !== 'cancelled' && state.status !== 'unpaid';
@@ -212,7 +308,11 @@ export async function listSubscriptions(
   };
 }
 
-export async function getSubscription(pool: Pool, companyId: string, subscriptionId: string) {
+export async function getSubscription(
+  pool: Pool,
+  companyId: string,
+  subscriptionId: string,
+): Promise<z.infer<typeof subscriptionDetailSchema> | undefined> {
   const { rows } = await pool.query<{ state: SubscriptionDetails; customer_name: string | null }>(
     `SELECT ${subscriptionColumns} FROM ${subscriptionFrom}
       WHERE t.subscription_id = $1 AND t.company_id = $2`,
@@ -253,8 +353,8 @@ interface StoredInvoice {
   plan_id: string;
   plan_name: string;
   amount_cents: string;
-  currency: string;
-  status: string;
+  currency: InvoiceResource['currency'];
+  status: InvoiceResource['status'];
   attempts: number;
   etransfer_id: string | null;
   payment_id: string | null;
@@ -266,7 +366,7 @@ interface StoredInvoice {
 
 const iso = (value: Date | null) => value?.toISOString() ?? null;
 
-function toInvoice(row: StoredInvoice) {
+function toInvoice(row: StoredInvoice): InvoiceResource {
   return {
     id: row.invoice_id,
     subscriptionId: row.subscription_id,

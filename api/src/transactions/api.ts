@@ -6,13 +6,20 @@ import {
   type TransactionFilter,
   type TransactionRow,
   type TransactionSortField,
+  transactionKinds,
   transactionSortFields,
+  transactionStatuses,
 } from '@issuer/projections';
 import { type Context, Hono } from 'hono';
 import { z } from 'zod';
 import { customerAccess } from '../customers/access';
 import { type AppEnv, type Feature, jsonEncoded, pathParams, queryParams } from '../http';
-import { csvDescription, describeRoute, listDescription } from '../http/openapiSpec';
+import {
+  answerDescription,
+  csvDescription,
+  describeRoute,
+  listDescription,
+} from '../http/openapiSpec';
 import { transactionsCsv } from './csvExport';
 import {
   idParam,
@@ -66,8 +73,33 @@ const transactionPath = z.strictObject({ id: idParam });
 
 export const defaultTransactionSort = { field: 'createdAt', order: 'DESC' } as const;
 
+/** The contract's Transaction resource: one money movement as every transaction route answers it. */
+export const transactionSchema = z
+  .strictObject({
+    id: z.string(),
+    kind: z.enum(transactionKinds),
+    status: z.enum(transactionStatuses),
+    amountCents: z.int(),
+    netCents: z.int().meta({
+      description: 'Signed: + for money in, − for money out; 0 when a refund failed',
+    }),
+    currency: z.literal('CAD'),
+    paymentId: z.string().meta({ description: 'The payment or e-transfer it belongs to' }),
+    refundReason: z.string().nullable(),
+    customerId: z.string().nullable(),
+    customerName: z.string().nullable(),
+    terminalId: z.string().nullable(),
+    terminalName: z.string().nullable(),
+    description: z.string().nullable(),
+    cardBrand: z.string().nullable(),
+    cardLast4: z.string().nullable(),
+    createdAt: z.string(),
+  })
+  .meta({ id: 'Transaction' });
+export type TransactionResource = z.infer<typeof transactionSchema>;
+
 /** A transaction as the API shows it (the contract's Transaction resource). */
-export function transactionResource(row: TransactionRow) {
+export function transactionResource(row: TransactionRow): TransactionResource {
   const { companyId: _companyId, position: _position, ...resource } = row;
   return resource;
 }
@@ -100,7 +132,7 @@ export const transactionRoutes: Feature = () =>
     .use('/transactions/*', ...customerAccess)
     .get(
       '/transactions',
-      describeRoute(listDescription('List transactions')),
+      describeRoute(listDescription('List transactions', transactionSchema)),
       queryParams(listQuerySchema),
       async (c) => {
         const query = c.req.valid('query');
@@ -130,7 +162,7 @@ export const transactionRoutes: Feature = () =>
     )
     .get(
       '/transactions/:id',
-      describeRoute({ summary: 'One transaction' }),
+      describeRoute(answerDescription('One transaction', 200, transactionSchema)),
       pathParams(transactionPath),
       async (c) => {
         const row = await getTransaction(

@@ -3,8 +3,8 @@ import { Hono } from 'hono';
 import { z } from 'zod';
 import { customerAccess } from '../customers/access';
 import { type AppEnv, type Feature, queryParams } from '../http';
-import { describeRoute } from '../http/openapiSpec';
-import { transactionList } from './api';
+import { answerDescription, describeRoute } from '../http/openapiSpec';
+import { transactionList, transactionSchema } from './api';
 import { idParam, maxPageRows } from './listParams';
 
 /**
@@ -26,7 +26,9 @@ export const legacyTransactionRoutes: Feature = () =>
     .use('/contacts-app/transactions', ...customerAccess)
     .get(
       '/contacts-app/transactions',
-      describeRoute({ summary: 'Transactions by view (seed client)' }),
+      describeRoute(
+        answerDescription('Transactions by view (seed client)', 200, z.array(transactionSchema)),
+      ),
       queryParams(legacyQuerySchema),
       async (c) => {
         const { id, customerId, q, searchText } = c.req.valid('query');

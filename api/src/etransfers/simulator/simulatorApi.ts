@@ -3,7 +3,7 @@ import { type Context, Hono } from 'hono';
 import { z } from 'zod';
 import { customerAccessGuard } from '../../customers/access';
 import { type AppEnv, errorResponse, type Feature, idempotent, jsonBody } from '../../http';
-import { acceptedDescription, describeRoute } from '../../http/openapiSpec';
+import { acceptedDescription, answerDescription, describeRoute } from '../../http/openapiSpec';
 import { amountCents } from '../../payments/api';
 import { ownEtransfer } from '../etransferCommands';
 import {
@@ -18,6 +18,8 @@ const incomingSchema = z.strictObject({
   amountCents,
   reference: z.string({ error: 'Must be text' }).trim().max(100).nullable().optional(),
 });
+
+const customerActed = z.strictObject({ etransferId: z.string() });
 
 /** The caller's own money request (404 otherwise, another company's included). */
 async function ownRequest(c: Context<AppEnv>, etransferId: string) {
@@ -46,14 +48,23 @@ export const etransferSimulatorRoutes: Feature = (deps) => {
   return routes
     .get(
       '/etransfers/simulator',
-      describeRoute({ summary: 'Sandbox: whether the e-transfer simulator is on' }),
+      describeRoute(
+        answerDescription(
+          'Sandbox: whether the e-transfer simulator is on',
+          200,
+          z.strictObject({ provider: z.literal(etransferSimulatorName) }),
+        ),
+      ),
       access,
       (c) => c.json({ provider: etransferSimulatorName }, 200),
     )
     .post(
       '/etransfers/simulator/incoming',
       describeRoute(
-        acceptedDescription('Sandbox: send the company an e-transfer nobody requested'),
+        acceptedDescription(
+          'Sandbox: send the company an e-transfer nobody requested',
+          z.strictObject({ providerTransferId: z.string() }),
+        ),
       ),
       access,
       idempotent,
@@ -71,14 +82,16 @@ export const etransferSimulatorRoutes: Feature = (deps) => {
     )
     .post(
       '/etransfers/:id/simulator/deposit',
-      describeRoute(acceptedDescription('Sandbox: the customer pays the request')),
+      describeRoute(acceptedDescription('Sandbox: the customer pays the request', customerActed)),
       access,
       idempotent,
       answer('deposit'),
     )
     .post(
       '/etransfers/:id/simulator/decline',
-      describeRoute(acceptedDescription('Sandbox: the customer declines the request')),
+      describeRoute(
+        acceptedDescription('Sandbox: the customer declines the request', customerActed),
+      ),
       access,
       idempotent,
       answer('decline'),

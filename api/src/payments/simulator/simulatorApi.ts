@@ -11,8 +11,12 @@ import {
   jsonBody,
   pathParams,
 } from '../../http';
-import { acceptedDescription, describeRoute } from '../../http/openapiSpec';
-import { isTerminalSimulator, type TerminalSimulatorControls } from './terminalSimulator';
+import { acceptedDescription, answerDescription, describeRoute } from '../../http/openapiSpec';
+import {
+  isTerminalSimulator,
+  type TerminalSimulatorControls,
+  type WaitingPayment,
+} from './terminalSimulator';
 
 /** Admin, staff and user present cards (they take payments); compliance only looks. */
 const access = customerAccessGuard();
@@ -46,7 +50,25 @@ export const terminalSimulatorRoutes: Feature = (deps) => {
   return routes
     .get(
       '/terminals/:id/simulator',
-      describeRoute({ summary: 'Sandbox: what the terminal waits for' }),
+      describeRoute(
+        answerDescription(
+          'Sandbox: what the terminal waits for',
+          200,
+          z.strictObject({
+            terminalId: z.string(),
+            waiting: z.array(
+              z.strictObject({
+                paymentId: z.string(),
+                gatewayPaymentId: z.string(),
+                amountCents: z.int(),
+                currency: z.string(),
+                expiresAt: z.string(),
+                waitingSince: z.string(),
+              }) satisfies z.ZodType<WaitingPayment>,
+            ),
+          }),
+        ),
+      ),
       access,
       pathParams(terminalPath),
       async (c) => {
@@ -58,7 +80,12 @@ export const terminalSimulatorRoutes: Feature = (deps) => {
     )
     .post(
       '/terminals/:id/simulator/present-card',
-      describeRoute(acceptedDescription('Sandbox: present a card to the terminal')),
+      describeRoute(
+        acceptedDescription(
+          'Sandbox: present a card to the terminal',
+          z.strictObject({ paymentId: z.string() }),
+        ),
+      ),
       access,
       idempotent,
       pathParams(terminalPath),
