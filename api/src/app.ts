@@ -11,6 +11,7 @@ import { signingRoutes } from './documents/signingPage';
 import { etransferRoutes, legacyEtransferRoutes } from './etransfers/api';
 import { etransferSimulatorRoutes } from './etransfers/simulator/simulatorApi';
 import { etransferWebhookRoutes } from './etransfers/webhookApi';
+import { fundingRoundRoutes } from './fundingRounds/api';
 import { healthRoutes } from './health';
 import { type AppDependencies, type AppEnv, buildApp, type Feature } from './http';
 import { serveOpenApi } from './http/openapi';
@@ -52,6 +53,7 @@ export const features: readonly Feature[] = [
   auditRoutes,
   changeRoutes,
   capTableRoutes,
+  fundingRoundRoutes,
   documentRoutes,
 ];
 

@@ -21,6 +21,7 @@ import { migrateCustomers } from './customers';
 import { documentsProjection } from './documents/documentsProjection';
 import { migrateDocumentStorage } from './documents/storage';
 import { migrateEtransferSimulator } from './etransfers/simulator/etransferSimulator';
+import { fundingRoundsProjection } from './fundingRounds/roundsProjection';
 import { migrateHttp } from './http';
 import { paymentMethodsProjection } from './paymentMethods/paymentMethodsProjection';
 import { paymentTimersProjection } from './payments/scheduler/paymentTimersProjection';
@@ -39,6 +40,7 @@ export const allProjections: readonly Projection[] = [
   billingProjection,
   auditProjection,
   documentsProjection,
+  fundingRoundsProjection,
 ];
 
 export interface Infrastructure {

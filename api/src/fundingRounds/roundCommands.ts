@@ -1,0 +1,139 @@
+import { randomUUID } from 'node:crypto';
+import { conflict, invalid, notFound, streamCategories, streamName } from '@issuer/events';
+import { capTableDecider } from '../capTable/businessLogic';
+import { capTableStream } from '../capTable/capTableCommands';
+import { type AppDependencies, foldStream } from '../http';
+import { type CommandOrigin, runOnStream } from '../http/streamCommands';
+import { checkTerms, type RoundCommand, roundDecider } from './businessLogic';
+import { handleDecider, roundHandleStream } from './handleReservation';
+import { isRound, offeredTokens, type RoundTerms } from './round';
+
+/**
+ * The write operations on funding rounds, for the routes and for the order process. Each append
+ * carries the round stream's expected revision and is decided again on a concurrent change
+ * (runOnStream), so a thousand concurrent reservations never sell more than the round offers.
+ */
+export type RoundDeps = Pick<AppDependencies, 'store' | 'clock'>;
+export type Actor = { companyId: string; actorId: string } & CommandOrigin;
+
+export const roundStream = (roundId: string) => streamName(streamCategories.fundingRound, roundId);
+
+const uuid = '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}';
+export const isRoundId = (id: string) => new RegExp(`^rnd_${uuid}$`).test(id);
+
+const originOf = (actor: Actor): CommandOrigin => ({
+  ...actor,
+  userId: actor.actorId === 'system' ? null : actor.actorId,
+});
+
+export function runOnRound(deps: RoundDeps, actor: Actor, command: RoundCommand) {
+  return runOnStream(
+    deps,
+    roundStream(command.data.roundId),
+    roundDecider,
+    command,
+    (state) => (isRound(state) ? state.companyId : undefined),
+    originOf(actor),
+  );
+}
+
+export async function loadRound(deps: Pick<RoundDeps, 'store'>, roundId: string) {
+  if (!isRoundId(roundId)) return undefined;
+  const { state } = await foldStream(deps.store, roundStream(roundId), roundDecider);
+  return isRound(state) ? state : undefined;
+}
+
+/** The caller's round, or 404 (missing, or another company's). */
+export async function ownRound(deps: Pick<RoundDeps, 'store'>, companyId: string, roundId: string) {
+  const round = await loadRound(deps, roundId);
+  if (!round || round.companyId !== companyId) throw notFound('Funding round');
+  return round;
+}
+
+/** The share class must be the company's, with enough shares left for every token offered. */
+async function checkShareClass(deps: RoundDeps, companyId: string, terms: RoundTerms) {
+  const { state } = await foldStream(deps.store, capTableStream(companyId), capTableDecider);
+  const known = state.status === 'open' ? state.classes[terms.shareClassId] : undefined;
+  if (!known) throw invalid('Unknown share class', { shareClassId: 'Unknown share class' });
+  const left = known.authorized - known.issued;
+  const offered = offeredTokens(terms);
+  if (offered > left) {
+    const text = `The round offers ${offered} tokens; ${known.name} has ${left} shares left to issue`;
+    throw conflict(text, { raiseAmountCents: text });
+  }
+}
+
+function handleCommand(
+  deps: RoundDeps,
+  actor: Actor,
+  type: 'ReserveHandle' | 'ReleaseHandle',
+  handle: string,
+  roundId: string,
+) {
+  return runOnStream(
+    deps,
+    roundHandleStream(actor.companyId, handle),
+    handleDecider,
+    { type, data: { companyId: actor.companyId, handle, roundId } },
+    () => actor.companyId,
+    originOf(actor),
+  );
+}
+
+export async function createRound(deps: RoundDeps, input: Actor & { terms: RoundTerms }) {
+  checkTerms(input.terms);
+  await checkShareClass(deps, input.companyId, input.terms);
+  const roundId = `rnd_${randomUUID()}`;
+  await handleCommand(deps, input, 'ReserveHandle', input.terms.handle, roundId);
+  try {
+    const outcome = await runOnRound(deps, input, {
+      type: 'CreateRound',
+      data: { ...input, roundId, now: deps.clock() },
+    });
+    return { roundId, position: outcome.position };
+  } catch (error) {
+    await handleCommand(deps, input, 'ReleaseHandle', input.terms.handle, roundId);
+    throw error;
+  }
+}
+
+export async function updateRound(
+  deps: RoundDeps,
+  input: Actor & { roundId: string; terms: RoundTerms },
+) {
+  const round = await ownRound(deps, input.companyId, input.roundId);
+  if (round.status !== 'draft') throw conflict('Only a draft round can be changed');
+  checkTerms(input.terms);
+  await checkShareClass(deps, input.companyId, input.terms);
+  const before = round.terms.handle;
+  const after = input.terms.handle;
+  if (after !== before) await handleCommand(deps, input, 'ReserveHandle', after, input.roundId);
+  try {
+    const outcome = await runOnRound(deps, input, {
+      type: 'UpdateRound',
+      data: { ...input, now: deps.clock() },
+    });
+    if (after !== before) {
+      await handleCommand(deps, input, 'ReleaseHandle', before, input.roundId);
+    }
+    return outcome;
+  } catch (error) {
+    if (after !== before) {
+      await handleCommand(deps, input, 'ReleaseHandle', after, input.roundId);
+    }
+    throw error;
+  }
+}
+
+export async function changeRoundState(
+  deps: RoundDeps,
+  input: Actor & { roundId: string },
+  type: 'OpenRound' | 'CloseRound' | 'CancelRound',
+) {
+  const round = await ownRound(deps, input.companyId, input.roundId);
+  const outcome = await runOnRound(deps, input, { type, data: { ...input, now: deps.clock() } });
+  if (type === 'CancelRound' && outcome.events.length > 0) {
+    await handleCommand(deps, input, 'ReleaseHandle', round.terms.handle, input.roundId);
+  }
+  return outcome;
+}
