@@ -22,6 +22,7 @@ import { paymentListRoutes } from './payments/paymentListApi';
 import { terminalSimulatorRoutes } from './payments/simulator/simulatorApi';
 import { terminalWebhookRoutes } from './payments/webhooks/webhookApi';
 import { legacySubscriptionRoutes, subscriptionRoutes } from './subscriptions/api';
+import { tokenOrderRoutes } from './tokenOrders/api';
 import { legacyTransactionRoutes, transactionRoutes } from './transactions';
 import { serveUi, type UiOptions } from './ui/serveUi';
 import { welcome } from './welcome';
@@ -54,6 +55,7 @@ export const features: readonly Feature[] = [
   changeRoutes,
   capTableRoutes,
   fundingRoundRoutes,
+  tokenOrderRoutes,
   documentRoutes,
 ];
 

@@ -28,6 +28,8 @@ import { paymentTimersProjection } from './payments/scheduler/paymentTimersProje
 import { migrateTerminalSimulator } from './payments/simulator/simulatorTables';
 import { migrateBillingCollector } from './subscriptions/billingCollector';
 import { billingProjection } from './subscriptions/billingProjection';
+import { migrateOrderProcessor } from './tokenOrders/orderProcessor';
+import { tokenOrdersProjection } from './tokenOrders/ordersProjection';
 import { migrateWalletRecorder } from './wallet/walletRecorder';
 
 /** Every read model the portal keeps, in one list for the runner, rebuild and health. */
@@ -41,6 +43,7 @@ export const allProjections: readonly Projection[] = [
   auditProjection,
   documentsProjection,
   fundingRoundsProjection,
+  tokenOrdersProjection,
 ];
 
 export interface Infrastructure {
@@ -81,6 +84,7 @@ export async function openInfrastructure(config: Config, logger: Logger): Promis
     await migrateEtransferSimulator(pool);
     await migrateWalletRecorder(pool);
     await migrateBillingCollector(pool);
+    await migrateOrderProcessor(pool);
     await migrateDocumentStorage(pool);
     await migrateProjections(pool, allProjections);
   } catch (error) {

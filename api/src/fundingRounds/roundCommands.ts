@@ -26,14 +26,36 @@ const originOf = (actor: Actor): CommandOrigin => ({
   userId: actor.actorId === 'system' ? null : actor.actorId,
 });
 
+/** Each round's commands in this process, one after the other (see runOnRound). */
+const queues = new Map<string, Promise<unknown>>();
+
+function serialized<T>(key: string, work: () => Promise<T>): Promise<T> {
+  const before = queues.get(key) ?? Promise.resolve();
+  const result = before.then(work, work);
+  const tail = result.catch(() => {});
+  queues.set(key, tail);
+  void tail.then(() => {
+    if (queues.get(key) === tail) queues.delete(key);
+  });
+  return result;
+}
+
+/**
+ * A command on the round's stream. The append expects the revision the decision was made on,
+ * which alone keeps the round from overselling across processes. Within a process the round's
+ * commands also queue, so a thousand concurrent orders do not spend their retries racing each
+ * other for the same revision (each would otherwise re-read and re-decide until one wins).
+ */
 export function runOnRound(deps: RoundDeps, actor: Actor, command: RoundCommand) {
-  return runOnStream(
-    deps,
-    roundStream(command.data.roundId),
-    roundDecider,
-    command,
-    (state) => (isRound(state) ? state.companyId : undefined),
-    originOf(actor),
+  return serialized(roundStream(command.data.roundId), () =>
+    runOnStream(
+      deps,
+      roundStream(command.data.roundId),
+      roundDecider,
+      command,
+      (state) => (isRound(state) ? state.companyId : undefined),
+      originOf(actor),
+    ),
   );
 }
 
