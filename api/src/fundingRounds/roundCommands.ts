@@ -1,12 +1,28 @@
 import { randomUUID } from 'node:crypto';
-import { conflict, invalid, notFound, streamCategories, streamName } from '@issuer/events';
+import {
+  conflict,
+  type FundingRoundEvent,
+  invalid,
+  notFound,
+  streamCategories,
+  streamName,
+  WrongExpectedRevisionError,
+} from '@issuer/events';
 import { capTableDecider } from '../capTable/businessLogic';
 import { capTableStream } from '../capTable/capTableCommands';
-import { type AppDependencies, foldStream } from '../http';
-import { type CommandOrigin, runOnStream } from '../http/streamCommands';
+import { type AppDependencies, foldStream, toNewEvents } from '../http';
+import { type CommandOrigin, metadataOf, runOnStream } from '../http/streamCommands';
 import { checkTerms, type RoundCommand, roundDecider } from './businessLogic';
 import { handleDecider, roundHandleStream } from './handleReservation';
-import { isRound, offeredTokens, type RoundTerms } from './round';
+import {
+  type ExistingRound,
+  evolveRound,
+  initialRound,
+  isRound,
+  offeredTokens,
+  type Round,
+  type RoundTerms,
+} from './round';
 
 /**
  * The write operations on funding rounds, for the routes and for the order process. Each append
@@ -41,28 +57,68 @@ function serialized<T>(key: string, work: () => Promise<T>): Promise<T> {
 }
 
 /**
- * A command on the round's stream. The append expects the revision the decision was made on,
- * which alone keeps the round from overselling across processes. Within a process the round's
- * commands also queue, so a thousand concurrent orders do not spend their retries racing each
- * other for the same revision (each would otherwise re-read and re-decide until one wins).
+ * Each round's committed state in this process, with its revision: a command reads only the
+ * events after it. A round takes one event per order, so folding the whole stream per order would
+ * make a thousand orders quadratic. Only committed events are ever folded into it.
  */
-export function runOnRound(deps: RoundDeps, actor: Actor, command: RoundCommand) {
-  return serialized(roundStream(command.data.roundId), () =>
-    runOnStream(
-      deps,
-      roundStream(command.data.roundId),
-      roundDecider,
-      command,
-      (state) => (isRound(state) ? state.companyId : undefined),
-      originOf(actor),
-    ),
+const cache = new Map<string, { state: ExistingRound; revision: bigint }>();
+const maxCachedRounds = 1000;
+const maxAttempts = 8;
+
+async function caughtUp(deps: Pick<RoundDeps, 'store'>, streamId: string) {
+  const cached = cache.get(streamId);
+  const fresh = await deps.store.readStream(
+    streamId,
+    cached ? { fromRevision: cached.revision + 1n } : undefined,
   );
+  let state: Round = cached?.state ?? initialRound();
+  for (const event of fresh) state = evolveRound(state, event as unknown as FundingRoundEvent);
+  const revision = fresh.at(-1)?.revision ?? cached?.revision;
+  if (!isRound(state) || revision === undefined) return undefined;
+  if (!cached && cache.size >= maxCachedRounds) cache.clear();
+  const entry = { state, revision };
+  cache.set(streamId, entry);
+  return entry;
 }
 
+/**
+ * A command on the round's stream. The append expects the revision the decision was made on,
+ * which alone keeps the round from overselling across processes (a stale decision is read again
+ * and decided again). Within a process the round's commands also queue, so a thousand concurrent
+ * orders do not spend their retries racing each other for the same revision.
+ */
+export function runOnRound(deps: RoundDeps, actor: Actor, command: RoundCommand) {
+  const streamId = roundStream(command.data.roundId);
+  return serialized(streamId, async () => {
+    for (let attempt = 1; ; attempt++) {
+      const current = await caughtUp(deps, streamId);
+      const events = roundDecider.decide(command, current?.state ?? initialRound());
+      const companyId = current?.state.companyId ?? events[0]?.data.companyId;
+      if (events.length === 0 || companyId === undefined) {
+        return { state: current?.state ?? initialRound(), events, position: undefined };
+      }
+      try {
+        const appended = await deps.store.appendToStream(
+          streamId,
+          toNewEvents(events, metadataOf(deps.clock, companyId, originOf(actor))),
+          { expectedRevision: current?.revision ?? 'no_stream' },
+        );
+        // Committed: the events are folded on the next command's catch-up read.
+        return { state: current?.state ?? initialRound(), events, position: appended.position };
+      } catch (error) {
+        if (!(error instanceof WrongExpectedRevisionError) || attempt >= maxAttempts) throw error;
+        await new Promise((resolve) => setTimeout(resolve, Math.random() * 5 * 2 ** attempt));
+      }
+    }
+  });
+}
+
+/** The round as this process last saw it committed, caught up with the stream. */
 export async function loadRound(deps: Pick<RoundDeps, 'store'>, roundId: string) {
   if (!isRoundId(roundId)) return undefined;
-  const { state } = await foldStream(deps.store, roundStream(roundId), roundDecider);
-  return isRound(state) ? state : undefined;
+  const streamId = roundStream(roundId);
+  const entry = await serialized(streamId, () => caughtUp(deps, streamId));
+  return entry && structuredClone(entry.state);
 }
 
 /** The caller's round, or 404 (missing, or another company's). */
