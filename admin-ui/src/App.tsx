@@ -42,9 +42,10 @@ const SubscriptionList = lazy(() => import('./subscriptions/SubscriptionList'));
 const AuditList = lazy(() => import('./audit/AuditList'));
 const CapTablePage = lazy(() => import('./capTable/CapTablePage'));
 const DocumentsScreen = lazy(() => import('./documents/DocumentsScreen'));
+const RoundsPage = lazy(() => import('./fundingRounds/RoundsPage'));
+const RoundPage = lazy(() => import('./fundingRounds/RoundPage'));
+const OrdersPage = lazy(() => import('./fundingRounds/OrdersPage'));
 
-/** Lists whose features come later: an honest empty state at `/<list>/:view` until then. */
-const laterLists = ['nftorders'] as const;
 /** The seed's list routes: `/<list>` opens `/<list>/all`; `/<list>/:view` is the list's view. */
 const listRedirects = [
   'customers',
@@ -52,7 +53,7 @@ const listRedirects = [
   'pendingpayments',
   'etransfers',
   'subscriptions',
-  ...laterLists,
+  'nftorders',
 ];
 
 /** Every screen of the shell with the navigation item that decides who may open it. */
@@ -68,17 +69,13 @@ const guardedScreens: { path: string; item: string; screen: ReactElement }[] = [
   { path: '/etransfers/:view', item: 'etransfers', screen: <EtransferList /> },
   { path: '/subscriptions/:view', item: 'subscriptions', screen: <SubscriptionList /> },
   { path: '/audit', item: 'audit', screen: <AuditList /> },
-  ...laterLists.map((list) => ({
-    path: `/${list}/:view`,
-    item: list,
-    screen: <NotBuiltYet empty={`app.empty.${list}`} />,
-  })),
-  { path: '/fundingrounds', item: 'rounds', screen: <NotBuiltYet empty="app.empty.rounds" /> },
+  { path: '/nftorders/:view', item: 'nftorders', screen: <OrdersPage /> },
+  { path: '/fundingrounds', item: 'rounds', screen: <RoundsPage /> },
   { path: '/captable', item: 'captable', screen: <CapTablePage /> },
   {
     path: '/fundingrounds/round/:productId/:productHandle?',
     item: 'rounds',
-    screen: <NotBuiltYet empty="app.empty.round" />,
+    screen: <RoundPage />,
   },
 ];
 

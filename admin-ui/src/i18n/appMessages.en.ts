@@ -4,6 +4,7 @@ import { companyDecisionsEnglish } from '../companies/messages.en';
 import { customersEnglish } from '../customers/messages.en';
 import { documentsEnglish } from '../documents/messages.en';
 import { etransfersEnglish } from '../etransfers/messages.en';
+import { fundingEnglish } from '../fundingRounds/messages.en';
 import { cardsEnglish } from '../paymentMethods/messages.en';
 import {
   paymentsEnglish,
@@ -244,6 +245,7 @@ export const appEnglish = {
   audit: auditEnglish,
   cards: cardsEnglish,
   captable: capTableEnglish,
+  funding: fundingEnglish,
   documents: documentsEnglish,
 };
 

@@ -5,6 +5,7 @@ import { companyDecisionsArabic } from '../companies/messages.ar';
 import { customersArabic } from '../customers/messages.ar';
 import { documentsArabic } from '../documents/messages.ar';
 import { etransfersArabic } from '../etransfers/messages.ar';
+import { fundingArabic } from '../fundingRounds/messages.ar';
 import { cardsArabic } from '../paymentMethods/messages.ar';
 import { paymentsArabic, pendingPaymentsArabic, transactionsArabic } from '../payments/messages.ar';
 import { subscriptionsArabic } from '../subscriptions/messages.ar';
@@ -238,6 +239,7 @@ const app: AppMessages = {
   audit: auditArabic,
   cards: cardsArabic,
   captable: capTableArabic,
+  funding: fundingArabic,
   documents: documentsArabic,
 };
 

@@ -5,6 +5,7 @@ import { companyDecisionsTurkish } from '../companies/messages.tr';
 import { customersTurkish } from '../customers/messages.tr';
 import { documentsTurkish } from '../documents/messages.tr';
 import { etransfersTurkish } from '../etransfers/messages.tr';
+import { fundingTurkish } from '../fundingRounds/messages.tr';
 import { cardsTurkish } from '../paymentMethods/messages.tr';
 import {
   paymentsTurkish,
@@ -245,6 +246,7 @@ const app: AppMessages = {
   audit: auditTurkish,
   cards: cardsTurkish,
   captable: capTableTurkish,
+  funding: fundingTurkish,
   documents: documentsTurkish,
 };
 
