@@ -65,11 +65,11 @@ describeInBrowser('funding rounds', (suite) => {
       desktop,
       {
         order: 'New order',
-        investor: 'Investor',
+
         tokens: 'Tokens',
         submit: 'Order and take payment',
         complete: 'Complete',
-        percent: '2 % complete',
+        percent: /^2 % complete/,
         holders: /Cap table/,
       },
     ],
@@ -79,11 +79,11 @@ describeInBrowser('funding rounds', (suite) => {
       phone,
       {
         order: 'طلب جديد',
-        investor: 'المستثمر',
+
         tokens: 'الرموز',
         submit: 'اطلب واستلم الدفع',
         complete: 'مكتمل',
-        percent: 'اكتمل',
+        percent: /اكتمل/,
         holders: /Cap table|جدول/,
       },
     ],
@@ -100,7 +100,8 @@ describeInBrowser('funding rounds', (suite) => {
 
       await page.getByRole('button', { name: texts.order }).click();
       const dialog = page.getByRole('dialog');
-      await dialog.getByRole('combobox', { name: texts.investor }).fill('Ada');
+      // The investor picker is the e-transfer forms' customer input.
+      await dialog.getByRole('combobox').first().fill('Ada');
       await page.getByRole('option', { name: 'Ada Lovelace' }).click();
       await dialog.getByLabel(texts.tokens).fill('20');
       await dialog.getByRole('button', { name: texts.submit }).click();
@@ -111,7 +112,7 @@ describeInBrowser('funding rounds', (suite) => {
       });
       await visible(page.getByText(texts.complete, { exact: true }).first());
       await open(page, suite.portal, `/fundingrounds/round/${roundId}/seed`);
-      await visible(page.getByText(texts.percent, { exact: locale === 'en' }).first());
+      await visible(page.getByText(texts.percent).first());
       expect(await sidewaysOverflow(page)).toEqual([]);
       expect(await page.evaluate(() => (document.body.textContent ?? '').includes('%{'))).toBe(
         false,
