@@ -277,3 +277,17 @@ describe('the failure branches', () => {
     expect(done.distributionAttempts).toBe(4);
   });
 });
+
+describe('the order process read again from the start (a crash, a rebuilt checkpoint)', () => {
+  it('acts on nothing twice: no event is appended, no investor moves back', async () => {
+    await h.processor.runOnce();
+    const count = async () => (await h.store.readAll({ after: -1n, maxCount: 1_000_000 })).length;
+    const before = await count();
+    await h.pool.query(
+      "UPDATE process_checkpoints SET position = -1 WHERE name = 'tokenOrderProcessor'",
+    );
+    await h.processor.runOnce();
+    const all = await h.store.readAll({ after: -1n, maxCount: 1_000_000 });
+    expect(all.slice(before).map((e) => [e.type, e.streamId, JSON.stringify(e.data)])).toEqual([]);
+  });
+});

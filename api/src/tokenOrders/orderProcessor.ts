@@ -10,8 +10,9 @@ import type { Logger } from 'pino';
 import { issueShares } from '../capTable/capTableCommands';
 import { customerDecider } from '../customers/businessLogic';
 import { customerStream } from '../customers/customerCommands';
+import { investorTransitions } from '../customers/investorWorkflow';
 import { runOnRound } from '../fundingRounds/roundCommands';
-import { type AppDependencies, applyDdlOnce } from '../http';
+import { type AppDependencies, applyDdlOnce, foldStream } from '../http';
 import { periodic } from '../http/periodic';
 import { type CommandOrigin, runOnStream } from '../http/streamCommands';
 import { derivedId, loadOrder, type OrderDeps, runOnOrder } from './orderCommands';
@@ -73,6 +74,32 @@ export function createOrderProcessor(
     to: InvestorStatus,
     origin: CommandOrigin,
   ) {
+    // Idempotent by cause: a replay of the event that moved the customer moves them no more
+    // (a refunded investor must not go back to Funds Received when the log is read again).
+    const history = await deps.store.readStream(customerStream(order.customerId));
+    const done = history.some(
+      (event) =>
+        event.type === 'InvestorStatusChanged' &&
+        event.metadata.causationId === origin.causationId &&
+        (event.data as { to?: string }).to === to,
+    );
+    if (done) return;
+    // The process only moves an investor on (or into Refunded), never back: a late or replayed
+    // step finds them further along and leaves them there.
+    const { state } = await foldStream(
+      deps.store,
+      customerStream(order.customerId),
+      customerDecider,
+    );
+    if (state.status !== 'active') return;
+    const kind = investorTransitions[state.investorStatus][to];
+    if (kind === undefined || kind === 'reversal') {
+      deps.logger.info(
+        { orderId: order.orderId, from: state.investorStatus, to },
+        'token order: investor status not moved',
+      );
+      return;
+    }
     try {
       await runOnStream(
         deps,
