@@ -166,6 +166,11 @@ export async function placeOrder(deps: OrderDeps, input: PlaceOrderInput) {
       description: `${input.tokens} tokens of ${round.terms.name}`,
     });
   } catch (error) {
+    // Nothing waits on a terminal: the order (if recorded) fails and its tokens go back.
+    await runOnOrder(deps, orderId, {
+      type: 'RecordPaymentFailed',
+      data: { reason: 'not_sent', now: deps.clock() },
+    }).catch(() => {});
     await runOnRound(
       deps,
       { ...input, actorId: 'system' },
