@@ -118,6 +118,12 @@ describeInBrowser('funding rounds', (suite) => {
         false,
       );
 
+      await open(page, suite.portal, '/nftorders');
+      await page.getByRole('link', { name: /^(20|٢٠)$/ }).click();
+      await waitForPath(page, /^\/nftorders\/ord_/);
+      await visible(page.getByText(/^0x[0-9a-f]{64} \(#\d+\)$/));
+      expect(await sidewaysOverflow(page)).toEqual([]);
+
       await open(page, suite.portal, '/captable');
       await visible(page.getByRole('cell', { name: /Ada/ }).first());
       await context.close();

@@ -44,7 +44,7 @@ const CapTablePage = lazy(() => import('./capTable/CapTablePage'));
 const DocumentsScreen = lazy(() => import('./documents/DocumentsScreen'));
 const RoundsPage = lazy(() => import('./fundingRounds/RoundsPage'));
 const RoundPage = lazy(() => import('./fundingRounds/RoundPage'));
-const OrdersPage = lazy(() => import('./fundingRounds/OrdersPage'));
+const OrdersScreen = lazy(() => import('./fundingRounds/OrdersScreen'));
 
 /** The seed's list routes: `/<list>` opens `/<list>/all`; `/<list>/:view` is the list's view. */
 const listRedirects = [
@@ -69,7 +69,7 @@ const guardedScreens: { path: string; item: string; screen: ReactElement }[] = [
   { path: '/etransfers/:view', item: 'etransfers', screen: <EtransferList /> },
   { path: '/subscriptions/:view', item: 'subscriptions', screen: <SubscriptionList /> },
   { path: '/audit', item: 'audit', screen: <AuditList /> },
-  { path: '/nftorders/:view', item: 'nftorders', screen: <OrdersPage /> },
+  { path: '/nftorders/:view', item: 'nftorders', screen: <OrdersScreen /> },
   { path: '/fundingrounds', item: 'rounds', screen: <RoundsPage /> },
   { path: '/captable', item: 'captable', screen: <CapTablePage /> },
   {

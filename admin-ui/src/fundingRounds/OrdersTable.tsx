@@ -19,7 +19,7 @@ import { callApi } from '../session/http';
 import { orderColor, type TokenOrder } from './types';
 
 /** The actions an order allows now: cancel before its money, refund or retry after. */
-function OrderActions({ order, onChanged }: { order: TokenOrder; onChanged: () => void }) {
+export function OrderActions({ order, onChanged }: { order: TokenOrder; onChanged: () => void }) {
   const translate = useTranslate();
   const notify = useNotify();
   const act = (action: 'cancel' | 'refund' | 'retry-distribution') => async () => {
@@ -99,7 +99,8 @@ export function OrdersTable({
               {status(order)}
             </Stack>
             <Typography variant="body2">
-              {`${order.tokens.toLocaleString(locale)} · `}
+              <Link to={`/nftorders/${order.id}`}>{order.tokens.toLocaleString(locale)}</Link>
+              {' · '}
               <bdi>{isolatedCents(order.amountCents, locale)}</bdi>
               {showRound && order.roundName ? ` · ${order.roundName}` : ''}
             </Typography>
@@ -131,7 +132,9 @@ export function OrdersTable({
             <TableRow key={order.id}>
               <TableCell>{who(order)}</TableCell>
               {showRound && <TableCell>{order.roundName}</TableCell>}
-              <TableCell align="right">{order.tokens.toLocaleString(locale)}</TableCell>
+              <TableCell align="right">
+                <Link to={`/nftorders/${order.id}`}>{order.tokens.toLocaleString(locale)}</Link>
+              </TableCell>
               <TableCell align="right">
                 <bdi>{isolatedCents(order.amountCents, locale)}</bdi>
               </TableCell>

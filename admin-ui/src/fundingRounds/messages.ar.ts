@@ -60,6 +60,11 @@ export const fundingArabic: FundingMessages = {
     whole: 'عدد صحيح من الرموز، 1 على الأقل',
   },
   orders: {
+    one: 'طلب %{tokens} رمزًا',
+    not_found: 'طلب الرموز هذا غير موجود',
+    wallet: 'المحفظة',
+    reason: 'السبب',
+    history: 'سجل الحالة',
     title: 'طلبات الرموز',
     round_title: 'طلبات هذه الجولة',
     empty: 'لا توجد طلبات رموز بعد',

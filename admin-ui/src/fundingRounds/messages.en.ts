@@ -58,6 +58,11 @@ export const fundingEnglish = {
     whole: 'A whole number of tokens, at least 1',
   },
   orders: {
+    one: 'Order of %{tokens} tokens',
+    not_found: 'This token order does not exist',
+    wallet: 'Wallet',
+    reason: 'Why',
+    history: 'Status history',
     title: 'Token orders',
     round_title: 'Orders of this round',
     empty: 'No token orders yet',

@@ -60,6 +60,11 @@ export const fundingTurkish: FundingMessages = {
     whole: 'En az 1 olan tam sayıda token',
   },
   orders: {
+    one: '%{tokens} token siparişi',
+    not_found: 'Bu token siparişi yok',
+    wallet: 'Cüzdan',
+    reason: 'Neden',
+    history: 'Durum geçmişi',
     title: 'Token siparişleri',
     round_title: 'Bu turun siparişleri',
     empty: 'Henüz token siparişi yok',

@@ -49,6 +49,12 @@ export interface TokenOrder {
   paymentId: string;
   held: boolean;
   transactionHash: string | null;
+  blockNumber: number | null;
+  walletAddress: string;
+  issuanceId: string | null;
+  failureReason: string | null;
+  lastError: string | null;
+  history: { status: (typeof orderStatuses)[number]; at: string }[];
   placedAt: string;
 }
 
