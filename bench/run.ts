@@ -10,6 +10,7 @@ import { benchCapTable } from './sections/capTable';
 import { benchCluster } from './sections/cluster';
 import { benchColdStart } from './sections/coldStart';
 import { benchCustomers } from './sections/customers';
+import { benchFunding } from './sections/funding';
 import { benchHttp } from './sections/http';
 import { benchKafka } from './sections/kafka';
 import { benchLag } from './sections/lag';
@@ -36,6 +37,7 @@ const sections: Record<SectionName, (options: BenchOptions) => Promise<Figure[]>
   audit: benchAudit,
   cluster: benchCluster,
   captable: benchCapTable,
+  funding: benchFunding,
 };
 
 async function main(): Promise<number> {

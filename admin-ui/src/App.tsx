@@ -44,9 +44,10 @@ const CapTablePage = lazy(() => import('./capTable/CapTablePage'));
 const DocumentsScreen = lazy(() => import('./documents/DocumentsScreen'));
 // With its charts (@mui/x-charts): loaded only when the dashboard opens, outside the first screen.
 const DashboardPage = lazy(() => import('./dashboard/DashboardPage'));
+const RoundsPage = lazy(() => import('./fundingRounds/RoundsPage'));
+const RoundPage = lazy(() => import('./fundingRounds/RoundPage'));
+const OrdersScreen = lazy(() => import('./fundingRounds/OrdersScreen'));
 
-/** Lists whose features come later: an honest empty state at `/<list>/:view` until then. */
-const laterLists = ['nftorders'] as const;
 /** The seed's list routes: `/<list>` opens `/<list>/all`; `/<list>/:view` is the list's view. */
 const listRedirects = [
   'customers',
@@ -54,7 +55,7 @@ const listRedirects = [
   'pendingpayments',
   'etransfers',
   'subscriptions',
-  ...laterLists,
+  'nftorders',
 ];
 
 /** Every screen of the shell with the navigation item that decides who may open it. */
@@ -70,17 +71,13 @@ const guardedScreens: { path: string; item: string; screen: ReactElement }[] = [
   { path: '/etransfers/:view', item: 'etransfers', screen: <EtransferList /> },
   { path: '/subscriptions/:view', item: 'subscriptions', screen: <SubscriptionList /> },
   { path: '/audit', item: 'audit', screen: <AuditList /> },
-  ...laterLists.map((list) => ({
-    path: `/${list}/:view`,
-    item: list,
-    screen: <NotBuiltYet empty={`app.empty.${list}`} />,
-  })),
-  { path: '/fundingrounds', item: 'rounds', screen: <NotBuiltYet empty="app.empty.rounds" /> },
+  { path: '/nftorders/:view', item: 'nftorders', screen: <OrdersScreen /> },
+  { path: '/fundingrounds', item: 'rounds', screen: <RoundsPage /> },
   { path: '/captable', item: 'captable', screen: <CapTablePage /> },
   {
     path: '/fundingrounds/round/:productId/:productHandle?',
     item: 'rounds',
-    screen: <NotBuiltYet empty="app.empty.round" />,
+    screen: <RoundPage />,
   },
 ];
 

@@ -12,6 +12,7 @@ import { signingRoutes } from './documents/signingPage';
 import { etransferRoutes, legacyEtransferRoutes } from './etransfers/api';
 import { etransferSimulatorRoutes } from './etransfers/simulator/simulatorApi';
 import { etransferWebhookRoutes } from './etransfers/webhookApi';
+import { fundingRoundRoutes } from './fundingRounds/api';
 import { healthRoutes } from './health';
 import { type AppDependencies, type AppEnv, buildApp, type Feature } from './http';
 import { serveOpenApi } from './http/openapi';
@@ -22,6 +23,7 @@ import { paymentListRoutes } from './payments/paymentListApi';
 import { terminalSimulatorRoutes } from './payments/simulator/simulatorApi';
 import { terminalWebhookRoutes } from './payments/webhooks/webhookApi';
 import { legacySubscriptionRoutes, subscriptionRoutes } from './subscriptions/api';
+import { tokenOrderRoutes } from './tokenOrders/api';
 import { legacyTransactionRoutes, transactionRoutes } from './transactions';
 import { serveUi, type UiOptions } from './ui/serveUi';
 import { welcome } from './welcome';
@@ -53,6 +55,8 @@ export const features: readonly Feature[] = [
   auditRoutes,
   changeRoutes,
   capTableRoutes,
+  fundingRoundRoutes,
+  tokenOrderRoutes,
   documentRoutes,
   dashboardRoutes,
 ];

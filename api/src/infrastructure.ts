@@ -21,12 +21,15 @@ import { migrateCustomers } from './customers';
 import { documentsProjection } from './documents/documentsProjection';
 import { migrateDocumentStorage } from './documents/storage';
 import { migrateEtransferSimulator } from './etransfers/simulator/etransferSimulator';
+import { fundingRoundsProjection } from './fundingRounds/roundsProjection';
 import { migrateHttp } from './http';
 import { paymentMethodsProjection } from './paymentMethods/paymentMethodsProjection';
 import { paymentTimersProjection } from './payments/scheduler/paymentTimersProjection';
 import { migrateTerminalSimulator } from './payments/simulator/simulatorTables';
 import { migrateBillingCollector } from './subscriptions/billingCollector';
 import { billingProjection } from './subscriptions/billingProjection';
+import { migrateOrderProcessor } from './tokenOrders/orderProcessor';
+import { tokenOrdersProjection } from './tokenOrders/ordersProjection';
 import { migrateWalletRecorder } from './wallet/walletRecorder';
 
 /** Every read model the portal keeps, in one list for the runner, rebuild and health. */
@@ -39,6 +42,8 @@ export const allProjections: readonly Projection[] = [
   billingProjection,
   auditProjection,
   documentsProjection,
+  fundingRoundsProjection,
+  tokenOrdersProjection,
 ];
 
 export interface Infrastructure {
@@ -71,6 +76,7 @@ export async function openInfrastructure(config: Config, logger: Logger): Promis
     await migrateEtransferSimulator(pool);
     await migrateWalletRecorder(pool);
     await migrateBillingCollector(pool);
+    await migrateOrderProcessor(pool);
     await migrateDocumentStorage(pool);
     await migrateProjections(pool, allProjections);
   } catch (error) {

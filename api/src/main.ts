@@ -43,6 +43,8 @@ import { etransferWebhookSecretOf } from './payments/webhooks/webhookSignature';
 import { prepareFirstStart } from './startupGuidance';
 import { createBillingCollector } from './subscriptions/billingCollector';
 import { createBillingScheduler } from './subscriptions/billingScheduler';
+import { createOrderProcessor } from './tokenOrders/orderProcessor';
+import { SimulatedTokenLedger } from './tokenOrders/tokenLedger';
 import { hasBuiltUi } from './ui/serveUi';
 import { createWalletRecorder } from './wallet/walletRecorder';
 
@@ -114,6 +116,9 @@ async function main() {
   billingScheduler?.start();
   const billingCollector = createBillingCollector(deps);
   billingCollector.start();
+  // The simulated chain is the only TokenLedger adapter so far.
+  const orderProcessor = createOrderProcessor(deps, new SimulatedTokenLedger());
+  orderProcessor.start();
   const signatureScheduler = createSignatureScheduler(deps);
   signatureScheduler.start();
 
@@ -126,6 +131,7 @@ async function main() {
       await etransferScheduler.stop();
       await billingScheduler?.stop();
       await billingCollector.stop();
+      await orderProcessor.stop();
       await signatureScheduler.stop();
       await gateway.simulator?.stop();
       await etransfers.simulator?.stop();

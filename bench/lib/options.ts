@@ -12,6 +12,7 @@ export const sectionNames = [
   'audit',
   'cluster',
   'captable',
+  'funding',
 ] as const;
 export type SectionName = (typeof sectionNames)[number];
 

@@ -5,6 +5,7 @@ export * from './documents/events';
 export * from './errors';
 export * from './etransfers/events';
 export * from './eventStore';
+export * from './fundingRounds/events';
 export * from './integration';
 export * from './paymentMethods/events';
 export * from './payments/events';

@@ -30,6 +30,12 @@ export const streamCategories = {
   document: 'Document',
   /** One stream per signature request (an envelope of documents sent to one customer). */
   signatureRequest: 'SignatureRequest',
+  /** One stream per funding round: its terms, states and every token reservation (by revision). */
+  fundingRound: 'FundingRound',
+  /** `FundingRoundHandle-<companyId>:<handle>`: a round's handle is unique in its company. */
+  fundingRoundHandle: 'FundingRoundHandle',
+  /** One stream per token order: its lifecycle from placed to complete (or a failure branch). */
+  tokenOrder: 'TokenOrder',
 } as const;
 
 export type StreamCategory = (typeof streamCategories)[keyof typeof streamCategories];

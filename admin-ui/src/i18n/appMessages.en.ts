@@ -5,6 +5,7 @@ import { customersEnglish } from '../customers/messages.en';
 import { dashboardEnglish } from '../dashboard/messages.en';
 import { documentsEnglish } from '../documents/messages.en';
 import { etransfersEnglish } from '../etransfers/messages.en';
+import { fundingEnglish } from '../fundingRounds/messages.en';
 import { cardsEnglish } from '../paymentMethods/messages.en';
 import {
   paymentsEnglish,
@@ -245,6 +246,7 @@ export const appEnglish = {
   cards: cardsEnglish,
   captable: capTableEnglish,
   dashboard: dashboardEnglish,
+  funding: fundingEnglish,
   documents: documentsEnglish,
 };
 

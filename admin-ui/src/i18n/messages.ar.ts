@@ -6,6 +6,7 @@ import { customersArabic } from '../customers/messages.ar';
 import { dashboardArabic } from '../dashboard/messages.ar';
 import { documentsArabic } from '../documents/messages.ar';
 import { etransfersArabic } from '../etransfers/messages.ar';
+import { fundingArabic } from '../fundingRounds/messages.ar';
 import { cardsArabic } from '../paymentMethods/messages.ar';
 import { paymentsArabic, pendingPaymentsArabic, transactionsArabic } from '../payments/messages.ar';
 import { subscriptionsArabic } from '../subscriptions/messages.ar';
@@ -239,6 +240,7 @@ const app: AppMessages = {
   cards: cardsArabic,
   captable: capTableArabic,
   dashboard: dashboardArabic,
+  funding: fundingArabic,
   documents: documentsArabic,
 };
 

@@ -6,6 +6,7 @@ import { customersTurkish } from '../customers/messages.tr';
 import { dashboardTurkish } from '../dashboard/messages.tr';
 import { documentsTurkish } from '../documents/messages.tr';
 import { etransfersTurkish } from '../etransfers/messages.tr';
+import { fundingTurkish } from '../fundingRounds/messages.tr';
 import { cardsTurkish } from '../paymentMethods/messages.tr';
 import {
   paymentsTurkish,
@@ -246,6 +247,7 @@ const app: AppMessages = {
   cards: cardsTurkish,
   captable: capTableTurkish,
   dashboard: dashboardTurkish,
+  funding: fundingTurkish,
   documents: documentsTurkish,
 };
 

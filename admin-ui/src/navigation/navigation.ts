@@ -108,7 +108,8 @@ export const navigation: NavigationGroup[] = [
         url: '/nftorders/all',
         icon: Token,
         auth: companyStaff,
-        gate: 'verified',
+        // Token orders belong to funding rounds: issuers only, as the API answers.
+        gate: 'issuer',
       },
     ],
   },

@@ -57,7 +57,11 @@ export async function runOnStream<State, Command, Event extends DecidedEvent>(
   }
 }
 
-function metadataOf(clock: () => Date, companyId: string, origin: CommandOrigin): EventMetadata {
+export function metadataOf(
+  clock: () => Date,
+  companyId: string,
+  origin: CommandOrigin,
+): EventMetadata {
   const correlationId = origin.correlationId ?? randomUUID();
   return {
     companyId,

@@ -86,6 +86,8 @@ export interface RequestPaymentInput extends CommandOrigin {
   description: string | null;
   /** The customer agreed to have the card saved for later charges. */
   saveCard?: boolean;
+  /** Chosen by a caller that records the payment's id first (a token order); new otherwise. */
+  paymentId?: string;
 }
 
 /**
@@ -102,7 +104,7 @@ export async function requestPayment(
   }
   await checkTerminal(deps, input.companyId, input.terminalId);
   if (input.customerId !== null) await checkCustomer(deps, input.companyId, input.customerId);
-  const paymentId = newPaymentId();
+  const paymentId = input.paymentId ?? newPaymentId();
   const now = deps.clock();
   const timeoutSeconds = deps.config.paymentTimeoutSeconds ?? defaultPaymentTimeoutSeconds;
   const requested = await runOnPayment(
@@ -137,7 +139,7 @@ export async function requestPayment(
 }
 
 /** The terminal must be one of the company's, not removed (the Company stream is the truth). */
-async function checkTerminal(deps: PaymentDeps, companyId: string, terminalId: string) {
+export async function checkTerminal(deps: PaymentDeps, companyId: string, terminalId: string) {
   const { state } = await foldStream(
     deps.store,
     streamName(streamCategories.company, companyId),

@@ -56,6 +56,8 @@ const providerSecrets = {
   providerTransferId: 'gw-pi-secret-ref',
 };
 const capTableStream = 'CapTable-c-1';
+const roundStream = 'FundingRound-rnd_1';
+const orderStream = 'TokenOrder-ord_1';
 const shareClassIds = { companyId, shareClassId: 'shc_1' };
 const shareClassTerms = {
   name: 'Common',
@@ -65,6 +67,22 @@ const shareClassTerms = {
   liquidationPreferenceMultiple: 1,
   seniority: 0,
   authorized: 10_000_000,
+};
+const roundIds = { companyId, roundId: 'rnd_1' };
+const orderIds = { companyId, orderId: 'ord_1' };
+const roundTerms = {
+  name: 'Seed',
+  handle: 'seed',
+  shareClassId: 'shc_1',
+  currency: 'CAD' as const,
+  tokenPriceCents: 100,
+  raiseAmountCents: 50_000,
+  minInvestmentCents: null,
+  maxInvestmentCents: 10_000,
+  opensAt: at,
+  closesAt: at,
+  description: '',
+  images: [],
 };
 const walletEntry = { companyId, entryId: 'pay_1', amountCents: 2500, recordedAt: at };
 const plan = {
@@ -614,6 +632,114 @@ const samples: { [Type in InternalEventType]: Sample<Type> } = {
       reason: 'Secondary sale',
       transferredBy: 'u-1',
     },
+  },
+  FundingRoundCreated: {
+    streamId: roundStream,
+    data: { ...roundIds, ...roundTerms, createdBy: 'u-1', createdAt: at },
+  },
+  FundingRoundUpdated: {
+    streamId: roundStream,
+    data: { ...roundIds, ...roundTerms, updatedBy: 'u-1', updatedAt: at },
+  },
+  FundingRoundOpened: {
+    streamId: roundStream,
+    data: { ...roundIds, openedBy: 'u-1', openedAt: at },
+  },
+  FundingRoundClosed: {
+    streamId: roundStream,
+    data: { ...roundIds, closedBy: 'u-1', closedAt: at },
+  },
+  FundingRoundCancelled: {
+    streamId: roundStream,
+    data: { ...roundIds, cancelledBy: 'u-1', cancelledAt: at },
+  },
+  RoundTokensReserved: {
+    streamId: roundStream,
+    data: {
+      ...roundIds,
+      orderId: 'ord_1',
+      customerId: 'cu-1',
+      tokens: 10,
+      amountCents: 1000,
+      reservedAt: at,
+    },
+  },
+  RoundTokensReleased: {
+    streamId: roundStream,
+    data: { ...roundIds, orderId: 'ord_1', tokens: 10, reason: 'payment_failed', releasedAt: at },
+  },
+  RoundTokensSold: {
+    streamId: roundStream,
+    data: { ...roundIds, orderId: 'ord_1', tokens: 10, amountCents: 1000, soldAt: at },
+  },
+  FundingRoundHandleReserved: {
+    streamId: 'FundingRoundHandle-c-1:seed',
+    data: { companyId, handle: 'seed', roundId: 'rnd_1' },
+  },
+  FundingRoundHandleReleased: {
+    streamId: 'FundingRoundHandle-c-1:seed',
+    data: { companyId, handle: 'seed', roundId: 'rnd_1' },
+  },
+  TokenOrderPlaced: {
+    streamId: orderStream,
+    data: {
+      ...orderIds,
+      roundId: 'rnd_1',
+      customerId: 'cu-1',
+      shareClassId: 'shc_1',
+      tokens: 10,
+      tokenPriceCents: 100,
+      amountCents: 1000,
+      currency: 'CAD',
+      walletAddress: '0x52908400098527886E0F7030069857D2E4169EE7',
+      paymentMethod: 'terminal',
+      terminalId: 'trm_1',
+      paymentId: 'pay_1',
+      placedBy: 'u-1',
+      placedAt: at,
+    },
+  },
+  TokenOrderPaymentRequested: {
+    streamId: orderStream,
+    data: { ...orderIds, paymentId: 'pay_1', requestedAt: at },
+  },
+  TokenOrderFundsReceived: {
+    streamId: orderStream,
+    data: { ...orderIds, paymentId: 'pay_1', amountCents: 1000, receivedAt: at },
+  },
+  TokenOrderPaymentFailed: {
+    streamId: orderStream,
+    data: { ...orderIds, paymentId: 'pay_1', reason: 'declined', failedAt: at },
+  },
+  TokenOrderDistributionStarted: {
+    streamId: orderStream,
+    data: { ...orderIds, attempt: 1, startedAt: at },
+  },
+  TokenOrderDistributionFailed: {
+    streamId: orderStream,
+    data: { ...orderIds, attempt: 1, error: 'node unavailable', held: false, failedAt: at },
+  },
+  TokenOrderTokensDistributed: {
+    streamId: orderStream,
+    data: {
+      ...orderIds,
+      transactionHash: `0x${'ab'.repeat(32)}`,
+      blockNumber: 1234,
+      walletAddress: '0x52908400098527886E0F7030069857D2E4169EE7',
+      distributedAt: at,
+    },
+  },
+  TokenOrderCompleted: {
+    streamId: orderStream,
+    data: { ...orderIds, issuanceId: 'iss_1', completedAt: at },
+  },
+  TokenOrderCancelled: {
+    streamId: orderStream,
+    data: { ...orderIds, cancelledBy: 'u-1', reason: 'Changed their mind', cancelledAt: at },
+  },
+  TokenOrderRefunded: {
+    streamId: orderStream,
+    data: { ...orderIds, paymentId: 'pay_1', refundId: 'rf_1', amountCents: 1000, refundedAt: at },
   },
 };
 

@@ -20,6 +20,13 @@ import {
   payoutFailureReason,
   type WalletEvent,
 } from '../etransfers/events';
+import {
+  type FundingRoundEvent,
+  type FundingRoundHandleEvent,
+  fundingRoundEventSchemas,
+  type TokenOrderEvent,
+  tokenOrderEventSchemas,
+} from '../fundingRounds/events';
 import type { PaymentMethodEvent } from '../paymentMethods/events';
 import { declineReason, type PaymentEvent, paymentCurrency } from '../payments/events';
 import {
@@ -56,7 +63,10 @@ export type InternalEvent =
   | BillingSettingsEvent
   | CapTableEvent
   | DocumentEvent
-  | SignatureRequestEvent;
+  | SignatureRequestEvent
+  | FundingRoundEvent
+  | FundingRoundHandleEvent
+  | TokenOrderEvent;
 
 export type InternalEventType = InternalEvent['type'];
 
@@ -93,6 +103,9 @@ const reservationReason =
 
 const customerReservationReason =
   'uniqueness bookkeeping of the write side; CustomerAdded/CustomerUpdated carry the email';
+
+const roundHandleReason =
+  'uniqueness bookkeeping of the write side; FundingRoundCreated and FundingRoundUpdated carry the handle';
 
 function unpublished(reason: string): UnpublishedMapping {
   return { published: false, reason };
@@ -602,6 +615,8 @@ export const integrationMappings = {
   WalletDebited: unpublished(walletReason),
   ...billingMappings(),
   ...documentMappings(),
+  FundingRoundHandleReserved: unpublished(roundHandleReason),
+  FundingRoundHandleReleased: unpublished(roundHandleReason),
 } satisfies { [Type in InternalEventType]: Mapping<Type> };
 
 export type PublishedEventType = {
@@ -619,7 +634,8 @@ export function integrationMapping(type: string): Mapping<InternalEventType> | u
 }
 
 /**
- * Plans, subscriptions, invoices, billing settings and the cap table carry no secret: their public payload is
+ * Plans, subscriptions, invoices, billing settings, the cap table, funding rounds and token orders
+ * carry no secret: their public payload is
  * the internal event's data, field for field (strict, so a new internal field must be added here
  * on purpose).
  */
@@ -629,6 +645,8 @@ function billingMappings() {
     ...subscriptionEventSchemas,
     ...billingSettingsEventSchemas,
     ...capTableEventSchemas,
+    ...fundingRoundEventSchemas,
+    ...tokenOrderEventSchemas,
   };
   type BillingType = keyof typeof schemas;
   const entries = Object.entries(schemas).map(([type, schema]) => [

@@ -23,6 +23,9 @@ export const topicOfCategory = {
   CapTable: 'funding.v1',
   Document: 'documents.v1',
   SignatureRequest: 'documents.v1',
+  FundingRound: 'funding.v1',
+  FundingRoundHandle: undefined,
+  TokenOrder: 'orders.v1',
 } as const satisfies Record<StreamCategory, string | undefined>;
 
 export const defaultTopicPrefix = 'issuer';

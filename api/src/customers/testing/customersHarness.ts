@@ -12,6 +12,8 @@ import type { CustomerRecord } from '../customerView';
 export interface CustomersHarness extends AccountsHarness {
   /** A newly registered company, verified by the operator: its admin's token and ids. */
   verifiedCompany(): Promise<Company>;
+  /** A verified company the operator also granted issuer status (funding rounds). */
+  issuerCompany(): Promise<Company>;
   /** A registered company the operator has not verified yet. */
   unverifiedCompany(): Promise<Company>;
   /** A compliance user of the company of `adminToken`, signed in. */
@@ -59,15 +61,35 @@ export async function startCustomersHarness(
     };
   }
 
+  async function verifiedCompany(): Promise<Company> {
+    const company = await unverifiedCompany();
+    const verify = await h.call('POST', `/api/operator/companies/${company.companyId}/verify`, {
+      token: operatorToken,
+    });
+    expect(verify.status).toBe(200);
+    return company;
+  }
+
   return {
     ...h,
     unverifiedCompany,
-    async verifiedCompany() {
-      const company = await unverifiedCompany();
-      const verify = await h.call('POST', `/api/operator/companies/${company.companyId}/verify`, {
+    verifiedCompany,
+    async issuerCompany() {
+      const company = await verifiedCompany();
+      const grant = await h.call('POST', `/api/operator/companies/${company.companyId}/issuer`, {
         token: operatorToken,
+        body: { isIssuer: true },
       });
-      expect(verify.status).toBe(200);
+      expect(grant.status).toBe(200);
+      // The issuer guard reads the companies read model.
+      for (let i = 0; i < 100; i++) {
+        const { rows } = await h.pool.query<{ is_issuer: boolean }>(
+          'SELECT is_issuer FROM companies WHERE company_id = $1',
+          [company.companyId],
+        );
+        if (rows[0]?.is_issuer) break;
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
       return company;
     },
     async complianceToken(adminToken) {

@@ -1,0 +1,152 @@
+import {
+  Box,
+  Button,
+  Chip,
+  Stack,
+  Table,
+  TableBody,
+  TableCell,
+  TableHead,
+  TableRow,
+  Typography,
+  useMediaQuery,
+} from '@mui/material';
+import type { Theme } from '@mui/material/styles';
+import { useLocale, useNotify, useTranslate } from 'react-admin';
+import { Link } from 'react-router-dom';
+import { isolatedCents } from '../payments/money';
+import { callApi } from '../session/http';
+import { orderColor, type TokenOrder } from './types';
+
+/** The actions an order allows now: cancel before its money, refund or retry after. */
+export function OrderActions({ order, onChanged }: { order: TokenOrder; onChanged: () => void }) {
+  const translate = useTranslate();
+  const notify = useNotify();
+  const act = (action: 'cancel' | 'refund' | 'retry-distribution') => async () => {
+    try {
+      await callApi(`/token-orders/${order.id}/${action}`, {
+        method: 'POST',
+        body: action === 'retry-distribution' ? undefined : {},
+      });
+      onChanged();
+    } catch (error) {
+      notify(error instanceof Error ? error.message : String(error), { type: 'error' });
+    }
+  };
+  const t = (key: string) => translate(`app.funding.orders.${key}`);
+  return (
+    <Stack direction="row" spacing={1} sx={{ flexWrap: 'wrap' }}>
+      {(order.status === 'created' || order.status === 'awaiting_payment') && (
+        <Button size="small" onClick={act('cancel')}>
+          {t('cancel')}
+        </Button>
+      )}
+      {(order.status === 'funds_received' || order.status === 'distribution_failed') && (
+        <Button size="small" onClick={act('refund')}>
+          {t('refund')}
+        </Button>
+      )}
+      {order.status === 'distribution_failed' && order.held && (
+        <Button size="small" onClick={act('retry-distribution')}>
+          {t('retry')}
+        </Button>
+      )}
+    </Stack>
+  );
+}
+
+/** Orders as a table on a wide screen, as stacked rows on a phone (no horizontal scroll). */
+export function OrdersTable({
+  orders,
+  showRound,
+  labelledBy,
+  onChanged,
+}: {
+  orders: TokenOrder[];
+  showRound: boolean;
+  labelledBy: string;
+  onChanged: () => void;
+}) {
+  const translate = useTranslate();
+  const locale = useLocale();
+  const small = useMediaQuery((theme: Theme) => theme.breakpoints.down('sm'), { noSsr: true });
+  const t = (key: string) => translate(`app.funding.orders.${key}`);
+  const status = (order: TokenOrder) => (
+    <Chip size="small" color={orderColor(order.status)} label={t(`status_names.${order.status}`)} />
+  );
+  const who = (order: TokenOrder) => (
+    <Link to={`/customers/all/${order.customerId}`}>{order.customerName ?? order.customerId}</Link>
+  );
+  const when = (order: TokenOrder) => new Date(order.placedAt).toLocaleString(locale);
+  if (orders.length === 0) {
+    return (
+      <Typography sx={{ py: 4, textAlign: 'center' }} color="text.secondary">
+        {t('empty')}
+      </Typography>
+    );
+  }
+  if (small) {
+    return (
+      <Box component="ul" aria-labelledby={labelledBy} sx={{ listStyle: 'none', p: 0, m: 0 }}>
+        {orders.map((order) => (
+          <Box
+            component="li"
+            key={order.id}
+            sx={{ py: 1.5, borderBottom: 1, borderColor: 'divider' }}
+          >
+            <Stack direction="row" spacing={1} sx={{ alignItems: 'center', mb: 0.5 }}>
+              <Box sx={{ flexGrow: 1, minWidth: 0, overflowWrap: 'anywhere' }}>{who(order)}</Box>
+              {status(order)}
+            </Stack>
+            <Typography variant="body2">
+              <Link to={`/nftorders/${order.id}`}>{order.tokens.toLocaleString(locale)}</Link>
+              {' · '}
+              <bdi>{isolatedCents(order.amountCents, locale)}</bdi>
+              {showRound && order.roundName ? ` · ${order.roundName}` : ''}
+            </Typography>
+            <Typography variant="body2" color="text.secondary">
+              {when(order)}
+            </Typography>
+            <OrderActions order={order} onChanged={onChanged} />
+          </Box>
+        ))}
+      </Box>
+    );
+  }
+  return (
+    <Box sx={{ overflowX: 'auto' }}>
+      <Table size="small" aria-labelledby={labelledBy}>
+        <TableHead>
+          <TableRow>
+            <TableCell>{t('investor')}</TableCell>
+            {showRound && <TableCell>{t('round')}</TableCell>}
+            <TableCell align="right">{t('tokens')}</TableCell>
+            <TableCell align="right">{t('amount')}</TableCell>
+            <TableCell>{t('status')}</TableCell>
+            <TableCell>{t('placed')}</TableCell>
+            <TableCell />
+          </TableRow>
+        </TableHead>
+        <TableBody>
+          {orders.map((order) => (
+            <TableRow key={order.id}>
+              <TableCell>{who(order)}</TableCell>
+              {showRound && <TableCell>{order.roundName}</TableCell>}
+              <TableCell align="right">
+                <Link to={`/nftorders/${order.id}`}>{order.tokens.toLocaleString(locale)}</Link>
+              </TableCell>
+              <TableCell align="right">
+                <bdi>{isolatedCents(order.amountCents, locale)}</bdi>
+              </TableCell>
+              <TableCell>{status(order)}</TableCell>
+              <TableCell>{when(order)}</TableCell>
+              <TableCell>
+                <OrderActions order={order} onChanged={onChanged} />
+              </TableCell>
+            </TableRow>
+          ))}
+        </TableBody>
+      </Table>
+    </Box>
+  );
+}

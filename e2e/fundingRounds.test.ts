@@ -1,0 +1,145 @@
+import { expect, it } from 'vitest';
+import type { Portal } from './support/portal';
+import {
+  freshPage,
+  open,
+  seedStorage,
+  sidewaysOverflow,
+  tokenKey,
+  visible,
+  waitForPath,
+} from './support/screens';
+import { describeInBrowser } from './support/suite';
+
+const desktop = { width: 1280, height: 900 };
+const phone = { width: 390, height: 844 };
+let counter = 0;
+
+/** An issuer with a terminal, an open round of 1,000 tokens at CAD 1, and an investor ready to order. */
+async function issuerWithOpenRound(portal: Portal) {
+  counter += 1;
+  const company = await portal.registerCompany();
+  await portal.verify(company);
+  await portal.makeIssuer(company);
+  const { token } = company;
+  const terminal = await portal.api<{ id: string }>('POST', '/terminals', {
+    token,
+    body: { name: 'Front desk', deviceId: `till-${counter}-${Date.now().toString(36)}` },
+  });
+  const common = await portal.api<{ id: string }>('POST', '/share-classes', {
+    token,
+    body: { name: 'Common', kind: 'common', votesPerShare: 1, authorized: 100_000 },
+  });
+  await portal.api('POST', '/customers', {
+    token,
+    body: {
+      name: 'Ada',
+      lastName: 'Lovelace',
+      email: `ada-${Date.now().toString(36)}@investors.test`,
+      walletAddress: '0x52908400098527886E0F7030069857D2E4169EE7',
+      investorStatus: 'Documents Signed',
+    },
+  });
+  const now = Date.now();
+  const round = await portal.api<{ id: string }>('POST', '/funding-rounds', {
+    token,
+    body: {
+      name: 'Seed round',
+      handle: 'seed',
+      shareClassId: common.id,
+      tokenPriceCents: 100,
+      raiseAmountCents: 100_000,
+      opensAt: new Date(now - 86_400_000).toISOString(),
+      closesAt: new Date(now + 20 * 86_400_000).toISOString(),
+    },
+  });
+  await portal.api('POST', `/funding-rounds/${round.id}/open`, { token });
+  return { company, terminalId: terminal.id, roundId: round.id };
+}
+
+describeInBrowser('funding rounds', (suite) => {
+  it.each([
+    [
+      'English',
+      'en',
+      desktop,
+      {
+        order: 'New order',
+
+        tokens: 'Tokens',
+        submit: 'Order and take payment',
+        complete: 'Complete',
+        percent: /^2 % complete/,
+        holders: /Cap table/,
+      },
+    ],
+    [
+      'Arabic',
+      'ar',
+      phone,
+      {
+        order: 'طلب جديد',
+
+        tokens: 'الرموز',
+        submit: 'اطلب واستلم الدفع',
+        complete: 'مكتمل',
+        percent: /اكتمل/,
+        holders: /Cap table|جدول/,
+      },
+    ],
+  ] as const)(
+    'opens a round, orders for a customer, the card pays, the order completes (%s)',
+    async (_language, locale, viewport, texts) => {
+      const { company, terminalId, roundId } = await issuerWithOpenRound(suite.portal);
+      const { context, page } = await freshPage(suite.browser, viewport);
+      await seedStorage(page, suite.portal, { [tokenKey]: company.token, locale });
+      await open(page, suite.portal, '/fundingrounds');
+      await page.getByRole('link', { name: /Seed round/ }).click();
+      await waitForPath(page, `/fundingrounds/round/${roundId}/seed`);
+      expect(await sidewaysOverflow(page)).toEqual([]);
+
+      await page.getByRole('button', { name: texts.order }).click();
+      const dialog = page.getByRole('dialog');
+      // The investor picker is the e-transfer forms' customer input.
+      await dialog.getByRole('combobox').first().fill('Ada');
+      await page.getByRole('option', { name: 'Ada Lovelace' }).click();
+      await dialog.getByLabel(texts.tokens).fill('20');
+      await dialog.getByRole('button', { name: texts.submit }).click();
+      await dialog.waitFor({ state: 'hidden' });
+
+      await suite.portal.api('POST', `/terminals/${terminalId}/simulator/present-card`, {
+        token: company.token,
+      });
+      await visible(page.getByText(texts.complete, { exact: true }).first());
+      await open(page, suite.portal, `/fundingrounds/round/${roundId}/seed`);
+      await visible(page.getByText(texts.percent).first());
+      expect(await sidewaysOverflow(page)).toEqual([]);
+      expect(await page.evaluate(() => (document.body.textContent ?? '').includes('%{'))).toBe(
+        false,
+      );
+
+      await open(page, suite.portal, '/nftorders');
+      await page.getByRole('link', { name: /^(20|٢٠)$/ }).click();
+      await waitForPath(page, /^\/nftorders\/ord_/);
+      await visible(page.getByText(/^0x[0-9a-f]{64} \(#\d+\)$/));
+      expect(await sidewaysOverflow(page)).toEqual([]);
+
+      await open(page, suite.portal, '/captable');
+      await visible(page.getByRole('cell', { name: /Ada/ }).first());
+      await context.close();
+    },
+  );
+
+  it('says so for a round that does not exist, and lists the orders at /nftorders', async () => {
+    const { company } = await issuerWithOpenRound(suite.portal);
+    const { context, page } = await freshPage(suite.browser, phone);
+    await seedStorage(page, suite.portal, { [tokenKey]: company.token, locale: 'en' });
+    await open(page, suite.portal, '/fundingrounds/round/rnd_missing/none');
+    await visible(page.getByText('This funding round does not exist'));
+    await open(page, suite.portal, '/nftorders');
+    await waitForPath(page, '/nftorders/all');
+    await visible(page.getByText('No token orders yet'));
+    expect(await sidewaysOverflow(page)).toEqual([]);
+    await context.close();
+  });
+});
