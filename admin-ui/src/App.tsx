@@ -34,7 +34,6 @@ const AccountPage = lazy(() => import('./profile/AccountPage'));
 const CompanyList = lazy(() => import('./companies/CompanyList'));
 const CustomerList = lazy(() => import('./customers/CustomerList'));
 const CustomerPage = lazy(() => import('./customers/CustomerPage'));
-const NotBuiltYet = lazy(() => import('./lists/NotBuiltYet'));
 const TransactionList = lazy(() => import('./transactions/TransactionList'));
 const PendingPaymentList = lazy(() => import('./pendingPayments/PendingPaymentList'));
 const EtransferList = lazy(() => import('./etransfers/EtransferList'));

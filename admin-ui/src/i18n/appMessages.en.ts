@@ -165,7 +165,6 @@ export const appEnglish = {
     open_profile: 'Open your profile',
   },
   empty: {
-    later: 'This part of the portal is not built yet; nothing here is made up.',
     customers: 'No customers yet',
     transactions: 'No transactions yet',
     etransfers: 'No e-transfers yet',
@@ -175,7 +174,6 @@ export const appEnglish = {
     rounds: 'No funding rounds yet',
     round: 'This funding round does not exist yet',
     documents: 'No documents yet',
-    view: 'View: %{view}',
   },
   profile: {
     title: 'Company profile',

@@ -166,7 +166,6 @@ const app: AppMessages = {
     refused: 'Bu sayfa hesabınıza açık değil',
   },
   empty: {
-    later: 'Portalın bu bölümü henüz hazır değil; burada uydurma veri yok.',
     customers: 'Henüz müşteri yok',
     transactions: 'Henüz işlem yok',
     etransfers: 'Henüz e-transfer yok',
@@ -176,7 +175,6 @@ const app: AppMessages = {
     rounds: 'Henüz fonlama turu yok',
     round: 'Bu fonlama turu henüz yok',
     documents: 'Henüz belge yok',
-    view: 'Görünüm: %{view}',
   },
   profile: {
     title: 'Şirket profili',
