@@ -363,10 +363,10 @@ function FundingProgress({ data, t }: { data: Dashboard; t: Translate }) {
   );
   return (
     <Panel id="funding" title={t('funding')} action={ranges}>
-      {points.length === 0 ? (
+      {!data.fundingProgress.available || points.length === 0 ? (
         <Empty title={t('funding_empty')} hint={t('funding_empty_hint')} />
       ) : (
-        <Box sx={{ height: 240 }}>
+        <Box sx={{ height: 240 }} data-testid="funding-chart">
           <LineChart
             height={240}
             xAxis={[
