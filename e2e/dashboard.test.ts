@@ -282,6 +282,9 @@ describeInBrowser('dashboard', (suite) => {
     expect(await chart.locator('.MuiLineChart-line, .MuiLineElement-root').count()).toBeGreaterThan(
       0,
     );
+    // One short label a day, none cut off.
+    const labels = await chart.locator('svg text').allTextContents();
+    expect(labels.filter((label) => label.includes('…'))).toEqual([]);
     await visible(chart.getByText('20,000', { exact: true }));
     await visible(chart.getByText('40,000', { exact: true }));
     expect(
