@@ -23,6 +23,7 @@ interface Dashboard {
   monthlyRecurringRevenue: { amountCents: number; subscriptions: number };
   capTable: { holders: number; topHolders: { name: string | null; shares: number }[] };
   recentActivity: { id: string }[] | null;
+  fundingProgress: { available: boolean; series: { at: string; raisedCents: number }[] };
 }
 
 const texts = {
@@ -100,6 +101,51 @@ async function busyIssuer(portal: Portal) {
     reason: 'Founder grant',
   });
   return { company, terminal };
+}
+
+/** A round opened on the company and 300.00 CAD of tokens paid for on its terminal: the money raised. */
+async function roundWithMoney(portal: Portal, company: Company, terminalId: string) {
+  const { token } = company;
+  const call = <T>(method: string, path: string, body?: unknown) =>
+    portal.api<T>(method, path, { token, body });
+  const tokens = await call<{ id: string }>('POST', '/share-classes', {
+    name: 'Tokens',
+    kind: 'common',
+    votesPerShare: 1,
+    authorized: 1_000_000,
+  });
+  const investor = await call<{ id: string }>('POST', '/customers', {
+    name: 'Linus',
+    email: `linus-${Date.now().toString(36)}@dashboard.test`,
+    walletAddress: '0x52908400098527886E0F7030069857D2E4169EE7',
+    investorStatus: 'KYC Complete',
+  });
+  const now = Date.now();
+  const round = await call<{ id: string }>('POST', '/funding-rounds', {
+    name: 'Seed round',
+    handle: 'seed',
+    shareClassId: tokens.id,
+    tokenPriceCents: 100,
+    raiseAmountCents: 10_000_000,
+    opensAt: new Date(now - 86_400_000).toISOString(),
+    closesAt: new Date(now + 20 * 86_400_000).toISOString(),
+  });
+  await call('POST', `/funding-rounds/${round.id}/open`);
+  await call('POST', '/token-orders', {
+    roundId: round.id,
+    customerId: investor.id,
+    tokens: 30_000,
+    payment: { method: 'terminal', terminalId },
+  });
+  await call('POST', `/terminals/${terminalId}/simulator/present-card`, {});
+  await expect
+    .poll(
+      async () =>
+        (await call<{ amountRaisedCents: number }>('GET', `/funding-rounds/${round.id}`))
+          .amountRaisedCents,
+      { timeout: 15_000, interval: 100 },
+    )
+    .toBe(3_000_000);
 }
 
 /** An amount or a count exactly as the UI writes it (admin-ui/src/layout/formatCad.ts), in the page's own Intl. */
@@ -182,7 +228,7 @@ describeInBrowser('dashboard', (suite) => {
         expect(legend[index]).toContain(await count(page, row.count, locale));
       }
       if (t.kycComplete) expect(legend.join('\n')).toContain(t.kycComplete);
-      // Funding rounds do not exist yet: the ranges and an honest empty state.
+      // No funding round yet: the ranges and an honest empty state.
       const funding = page.getByTestId('dashboard-funding');
       for (const range of t.ranges) {
         await visible(funding.getByRole('button', { name: range, exact: true }));
@@ -208,6 +254,50 @@ describeInBrowser('dashboard', (suite) => {
       await context.close();
     },
   );
+
+  it('charts the money a round raised, in English at 1280 px', async () => {
+    const company = await suite.portal.registerCompany();
+    await suite.portal.verify(company);
+    await suite.portal.makeIssuer(company);
+    const terminal = await suite.portal.api<{ id: string }>('POST', '/terminals', {
+      token: company.token,
+      body: { name: 'Front desk', deviceId: `FR-${company.companySymbol}` },
+    });
+    await roundWithMoney(suite.portal, company, terminal.id);
+    const figures = await suite.portal.api<Dashboard>('GET', '/dashboard', {
+      token: company.token,
+    });
+    expect(figures.fundingProgress.available).toBe(true);
+    expect(figures.fundingProgress.series.at(-1)?.raisedCents).toBe(3_000_000);
+    const { context, page } = await dashboardPage(
+      suite.portal,
+      suite.browser,
+      company,
+      'en',
+      desktop,
+    );
+    const chart = page.getByTestId('funding-chart');
+    await visible(chart.locator('svg path').first());
+    // The series is drawn as a line (and its area), and the y axis steps by 20,000 CAD.
+    expect(await chart.locator('.MuiLineChart-line, .MuiLineElement-root').count()).toBeGreaterThan(
+      0,
+    );
+    // One short label a day, none cut off.
+    const labels = await chart.locator('svg text').allTextContents();
+    expect(labels.filter((label) => label.includes('…'))).toEqual([]);
+    await visible(chart.getByText('20,000', { exact: true }));
+    await visible(chart.getByText('40,000', { exact: true }));
+    expect(
+      await page.getByTestId('dashboard-funding').getByText(texts.en.fundingEmpty).count(),
+    ).toBe(0);
+    await page
+      .getByTestId('dashboard-funding')
+      .getByRole('button', { name: '2W', exact: true })
+      .click();
+    await visible(chart.locator('svg path').first());
+    expect(await sidewaysOverflow(page)).toEqual([]);
+    await context.close();
+  });
 
   it.each([
     ['English', 'en', phone],

@@ -346,6 +346,7 @@ function FundingProgress({ data, t }: { data: Dashboard; t: Translate }) {
   const points = data.fundingProgress.series
     .map((point) => ({ at: new Date(point.at), raised: point.raisedCents / 100 }))
     .filter((point) => point.at.getTime() >= from && point.at.getTime() < to);
+  const ticks = fundingTicks(Math.max(0, ...points.map((point) => point.raised)));
   const ranges = (
     <ToggleButtonGroup
       size="small"
@@ -363,24 +364,34 @@ function FundingProgress({ data, t }: { data: Dashboard; t: Translate }) {
   );
   return (
     <Panel id="funding" title={t('funding')} action={ranges}>
-      {points.length === 0 ? (
+      {!data.fundingProgress.available || points.length === 0 ? (
         <Empty title={t('funding_empty')} hint={t('funding_empty_hint')} />
       ) : (
-        <Box sx={{ height: 240 }}>
+        <Box sx={{ height: 240 }} data-testid="funding-chart">
           <LineChart
             height={240}
+            margin={{ right: 24 }}
             xAxis={[
               {
                 scaleType: 'time',
                 data: points.map((point) => point.at),
-                valueFormatter: (value: Date) => value.toLocaleDateString(locale),
+                // One tick a day (the points are UTC days), written short: "Nov 24".
+                tickInterval: points.map((point) => point.at),
+                valueFormatter: (value: Date) =>
+                  value.toLocaleDateString(locale, {
+                    month: 'short',
+                    day: 'numeric',
+                    timeZone: 'UTC',
+                  }),
               },
             ]}
             yAxis={[
               {
                 label: t('funding_raised'),
+                width: 72,
                 min: 0,
-                tickInterval: fundingTicks(Math.max(...points.map((point) => point.raised))),
+                max: ticks.at(-1),
+                tickInterval: ticks,
                 valueFormatter: (value: number) => value.toLocaleString(locale),
               },
             ]}

@@ -6,6 +6,8 @@ import {
   type Payee,
   startBillingHarness,
 } from '../subscriptions/testing/billingHarness';
+import { createOrderProcessor, migrateOrderProcessor } from '../tokenOrders/orderProcessor';
+import { SimulatedTokenLedger } from '../tokenOrders/tokenLedger';
 import type { Dashboard } from './api';
 
 let h: BillingHarness;
@@ -182,7 +184,7 @@ describe('a company with customers, payments, a subscription and a cap table', (
     expect(figures.recentActivity).toHaveLength(5);
   });
 
-  it('has no funding rounds to chart yet, and says so', async () => {
+  it('has no funding round to chart, and says so', async () => {
     expect((await dashboard(a)).fundingProgress).toEqual({ available: false, series: [] });
   });
 
@@ -199,6 +201,72 @@ describe('a company with customers, payments, a subscription and a cap table', (
       topHolders: [],
     });
     expect(figures.recentActivity?.every((entry) => entry.resource !== 'payments')).toBe(true);
+  });
+});
+
+describe('funding progress', () => {
+  it('charts the money raised by a round, day by day, up to the round’s amount raised', async () => {
+    const issuer = await h.issuerCompany();
+    const terminal = await post(issuer.token, '/api/terminals', {
+      name: 'Round desk',
+      deviceId: `fund_${Date.now().toString(36)}`,
+    });
+    const shares = await post(issuer.token, '/api/share-classes', {
+      name: 'Tokens',
+      kind: 'common',
+      votesPerShare: 1,
+      authorized: 1_000_000,
+    });
+    const now = h.deps.clock().getTime();
+    const round = await post(issuer.token, '/api/funding-rounds', {
+      name: 'Seed',
+      handle: `seed-${Date.now().toString(36)}`,
+      shareClassId: shares.id,
+      tokenPriceCents: 100,
+      raiseAmountCents: 100_000,
+      opensAt: new Date(now - 60_000).toISOString(),
+      closesAt: new Date(now + 30 * 86_400_000).toISOString(),
+    });
+    const empty = (await get<Dashboard>(issuer.token, '/api/dashboard')).body.fundingProgress;
+    expect(empty.available).toBe(true);
+    expect(empty.series).toHaveLength(14);
+    expect(empty.series.every((point) => point.raisedCents === 0)).toBe(true);
+
+    await post(issuer.token, `/api/funding-rounds/${round.id}/open`, {}, 200);
+    const customer = await h.addCustomer(issuer.token, {
+      name: 'Round Investor',
+      email: `round-${Date.now().toString(36)}@dashboard.test`,
+      walletAddress: '0x52908400098527886E0F7030069857D2E4169EE7',
+      investorStatus: 'KYC Complete',
+    });
+    const order = await post(issuer.token, '/api/token-orders', {
+      roundId: round.id,
+      customerId: customer.id,
+      tokens: 250,
+      payment: { method: 'terminal', terminalId: terminal.id },
+    });
+    await post(issuer.token, `/api/terminals/${terminal.id}/simulator/present-card`, {}, 202);
+    await migrateOrderProcessor(h.pool);
+    const processor = createOrderProcessor(h.deps, new SimulatedTokenLedger({ delayMs: 0 }));
+    await expect
+      .poll(async () => {
+        await h.bill();
+        await processor.runOnce();
+        return (await h.get(issuer as Payee, `/api/token-orders/${order.id}`)).status;
+      })
+      .not.toMatch(/^(created|awaiting_payment)$/);
+    await h.caughtUp();
+
+    const raised = await h.get(issuer as Payee, `/api/funding-rounds/${round.id}`);
+    expect(raised.amountRaisedCents).toBe(25_000);
+    const answer = (await get<Dashboard>(issuer.token, '/api/dashboard')).body;
+    const { series } = answer.fundingProgress;
+    expect(series).toHaveLength(14);
+    expect(series.at(-1)?.raisedCents).toBe(raised.amountRaisedCents);
+    expect(series.at(-1)?.at).toBe(`${answer.asOf.slice(0, 10)}T00:00:00.000Z`);
+    expect(series.at(-2)?.raisedCents).toBe(0);
+    // Another company sees none of it.
+    expect((await dashboard(b)).fundingProgress).toEqual({ available: false, series: [] });
   });
 });
 

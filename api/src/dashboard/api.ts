@@ -13,6 +13,7 @@ import { customerAccessGuard } from '../customers/access';
 import { type AppEnv, type Feature, queryParams } from '../http';
 import { answerDescription, describeRoute } from '../http/openapiSpec';
 import { monthlyRecurringRevenue } from '../subscriptions/queries';
+import { fundingProgress, fundingSeriesDays } from './fundingProgress';
 
 /** The most top holders and recent activity entries one answer carries. */
 export const maxDashboardRows = 20;
@@ -92,18 +93,28 @@ export const dashboardSchema = z.strictObject({
     .describe('The newest audit entries; null for a role that may not read the audit log'),
   fundingProgress: z
     .strictObject({
-      available: z.boolean().describe('False until funding rounds exist in the portal'),
-      series: z.array(z.strictObject({ at: z.string(), raisedCents: cents })),
+      available: z.boolean().describe('True once the company has a funding round'),
+      series: z
+        .array(
+          z.strictObject({
+            at: z.string().describe('A UTC day (its midnight)'),
+            raisedCents: cents.describe(
+              'Raised by all rounds by the end of that day (by now today)',
+            ),
+          }),
+        )
+        .describe(`One point a day over the last ${fundingSeriesDays} days; empty with no round`),
     })
-    .describe('Money raised over time by funding rounds'),
+    .describe(
+      'Money raised over time by funding rounds (orders whose money arrived, less refunds)',
+    ),
 });
 export type Dashboard = z.infer<typeof dashboardSchema>;
 
 /**
  * `GET /api/dashboard`: the signed-in company's figures, each read from the read model its own
  * list answers from (customer counts, the ledger, payments, billing, the cap table, the audit
- * log), so the dashboard never disagrees with the screens it summarises. Funding rounds do not
- * exist yet: their series is empty and says so.
+ * log, the token orders), so the dashboard never disagrees with the screens it summarises.
  */
 export const dashboardRoutes: Feature = () =>
   new Hono<AppEnv>().get(
@@ -117,7 +128,7 @@ export const dashboardRoutes: Feature = () =>
       const { pool, clock } = c.var.deps;
       const now = clock();
       const readsAudit = roles.some((role) => (auditReaders as readonly string[]).includes(role));
-      const [statuses, available, pending, recurring, table, audit] = await Promise.all([
+      const [statuses, available, pending, recurring, table, audit, funding] = await Promise.all([
         countCustomersByInvestorStatus(pool, companyId),
         getAvailableBalance(pool, companyId),
         pendingPaymentsSummary(pool, companyId),
@@ -131,6 +142,7 @@ export const dashboardRoutes: Feature = () =>
               filter: {},
             })
           : undefined,
+        fundingProgress(pool, companyId, now),
       ]);
       const investorBreakdown = investorStatuses.map((status) => ({
         status,
@@ -180,7 +192,7 @@ export const dashboardRoutes: Feature = () =>
               }),
             )
           : null,
-        fundingProgress: { available: false, series: [] },
+        fundingProgress: funding,
       };
       return c.json(answer, 200);
     },
