@@ -12,7 +12,8 @@ export const fundingArabic: FundingMessages = {
   back: 'كل الجولات',
   raised: 'جُمع %{raised} من %{goal}',
   percent: 'اكتمل %{percent} %',
-  days_left: 'بقي %{smart_count} يوم |||| بقي %{smart_count} أيام',
+  days_left:
+    'لم يبقَ أي يوم |||| بقي يوم واحد |||| بقي يومان |||| بقي %{smart_count} أيام |||| بقي %{smart_count} يومًا |||| بقي %{smart_count} يوم',
   tokens: 'بيع %{purchased} من %{offered} رمزًا · المتاح %{available}',
   price: 'سعر الرمز %{price}',
   window: 'تفتح %{opens} · تغلق %{closes}',

@@ -52,7 +52,7 @@ export const fundingTurkish: FundingMessages = {
     title: 'Token siparişi',
     customer: 'Yatırımcı',
     tokens: 'Token',
-    terminal: 'Terminal',
+    terminal: 'Ödeme terminali',
     no_terminal: 'Önce şirket profilinde bir ödeme terminali kaydedin.',
     total: 'Toplam %{amount}',
     submit: 'Sipariş ver ve ödemeyi al',
