@@ -86,7 +86,13 @@ describeInBrowser('the keyboard alone', (suite) => {
     const offScreen: string[] = [];
     for (const path of issuerScreens(customer.id)) {
       await open(page, suite.portal, path);
-      await page.getByRole('navigation').first().waitFor();
+      await page
+        .getByRole('navigation')
+        .first()
+        .waitFor()
+        .catch((error: Error) => {
+          throw new Error(`${path}: no navigation (${error.message.split('\n')[0]})`);
+        });
       await page.waitForTimeout(500);
       let reached = 0;
       for (let press = 0; press < 30; press++) {
