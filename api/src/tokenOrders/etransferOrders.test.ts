@@ -1,6 +1,7 @@
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Company } from '../customers/testing/customersHarness';
+import { expireEtransfer } from '../etransfers/etransferCommands';
 import {
   type EtransferHarness,
   startEtransferHarness,
@@ -211,6 +212,18 @@ describe('an order paid by e-transfer', () => {
     const failed = await settle(issuer, placed.id, 'payment_failed');
     expect(failed.failureReason).toBe('declined');
     await released(issuer).toMatchObject({ tokensReserved: 0, tokensPurchased: 0 });
+  });
+
+  it('an expired request fails the order and releases its tokens', async () => {
+    const issuer = await issuerWithRound(10);
+    const customerId = await investor(issuer);
+    const placed = await ok<OrderResource>(await order(issuer, { customerId, tokens: 4 }));
+    // As the e-transfer timer does once the round closed (and the request with it).
+    const later = { ...h.deps, clock: () => new Date(Date.parse(issuer.closesAt) + 1000) };
+    await expireEtransfer(later, placed.etransferId ?? '');
+    const failed = await settle(issuer, placed.id, 'payment_failed');
+    expect(failed.failureReason).toBe('expired');
+    await released(issuer).toMatchObject({ tokensReserved: 0 });
   });
 
   it('a refund after the funds arrived pays the money back by e-transfer payout', async () => {
