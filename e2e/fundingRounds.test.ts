@@ -130,6 +130,41 @@ describeInBrowser('funding rounds', (suite) => {
     },
   );
 
+  it('orders by e-transfer: the investor pays the request, the order completes and links to it', async () => {
+    const { company, roundId } = await issuerWithOpenRound(suite.portal);
+    const { context, page } = await freshPage(suite.browser, phone);
+    await seedStorage(page, suite.portal, { [tokenKey]: company.token, locale: 'en' });
+    await open(page, suite.portal, `/fundingrounds/round/${roundId}/seed`);
+    await page.getByRole('button', { name: 'New order' }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByRole('combobox').first().fill('Ada');
+    await page.getByRole('option', { name: 'Ada Lovelace' }).click();
+    await dialog.getByLabel('Tokens').fill('15');
+    await dialog.getByLabel('Interac e-transfer request to the investor').check();
+    await visible(dialog.getByText(/gets a money request by email/));
+    expect(await sidewaysOverflow(page)).toEqual([]);
+    await dialog.getByRole('button', { name: 'Order and take payment' }).click();
+    await dialog.waitFor({ state: 'hidden' });
+
+    const orders = await suite.portal.api<{ id: string; etransferId: string | null }[]>(
+      'GET',
+      '/token-orders',
+      { token: company.token },
+    );
+    const order = orders[0];
+    expect(order?.etransferId).toMatch(/^et_/);
+    await open(page, suite.portal, `/nftorders/${order?.id}`);
+    await visible(page.getByText('Interac e-transfer', { exact: true }));
+    await suite.portal.api('POST', `/etransfers/${order?.etransferId}/simulator/deposit`, {
+      token: company.token,
+    });
+    await visible(page.getByText('Complete', { exact: true }).first());
+    await page.getByTestId('order-etransfer-link').click();
+    await visible(page.getByText('Deposited').first());
+    expect(await sidewaysOverflow(page)).toEqual([]);
+    await context.close();
+  });
+
   it('says so for a round that does not exist, and lists the orders at /nftorders', async () => {
     const { company } = await issuerWithOpenRound(suite.portal);
     const { context, page } = await freshPage(suite.browser, phone);

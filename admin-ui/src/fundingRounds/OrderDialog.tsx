@@ -3,6 +3,7 @@ import { useState } from 'react';
 import {
   Form,
   NumberInput,
+  RadioButtonGroupInput,
   SelectInput,
   useLocaleState,
   useNotify,
@@ -29,6 +30,44 @@ function Total({ round }: { round: Round }) {
   );
 }
 
+const methods = [
+  { id: 'terminal', name: label('method_terminal') },
+  { id: 'etransfer', name: label('method_etransfer') },
+];
+
+/** How the order is paid: on a terminal (pick one), or by an e-transfer request to the investor. */
+function PaymentInputs({ terminals }: { terminals: { id: string; name: string }[] }) {
+  const translate = useTranslate();
+  const method = useWatch({ name: 'method' }) as string | undefined;
+  return (
+    <>
+      <RadioButtonGroupInput
+        source="method"
+        label={label('method')}
+        choices={methods}
+        helperText={false}
+        row={false}
+      />
+      {method === 'etransfer' ? (
+        <Alert severity="info">{translate(label('etransfer_hint'))}</Alert>
+      ) : (
+        <>
+          {terminals.length === 0 && (
+            <Alert severity="info">{translate(label('no_terminal'))}</Alert>
+          )}
+          <SelectInput
+            source="terminalId"
+            label={label('terminal')}
+            choices={terminals.map((terminal) => ({ id: terminal.id, name: terminal.name }))}
+            validate={required}
+            helperText={false}
+          />
+        </>
+      )}
+    </>
+  );
+}
+
 function Submit() {
   const translate = useTranslate();
   const { isSubmitting } = useFormState();
@@ -39,7 +78,10 @@ function Submit() {
   );
 }
 
-/** An order of the round's tokens for an investor, paid on one of the company's terminals. */
+/**
+ * An order of the round's tokens for an investor, paid on one of the company's terminals or by
+ * an Interac e-transfer request sent to the investor.
+ */
 export function OrderDialog({
   round,
   onClose,
@@ -64,10 +106,15 @@ export function OrderDialog({
           roundId: round.id,
           customerId: values.customerId,
           tokens: Number(values.tokens),
-          payment: { method: 'terminal', terminalId: values.terminalId },
+          payment:
+            values.method === 'etransfer'
+              ? { method: 'etransfer' }
+              : { method: 'terminal', terminalId: values.terminalId },
         }),
       });
-      notify(label('placed'), { type: 'success' });
+      notify(label(values.method === 'etransfer' ? 'placed_etransfer' : 'placed'), {
+        type: 'success',
+      });
       onDone();
       return undefined;
     } catch (error) {
@@ -77,14 +124,11 @@ export function OrderDialog({
   return (
     <FormDialog id="order-form-title" title={translate(label('title'))} onClose={onClose}>
       <Form
-        record={{ customerId: '', tokens: 1, terminalId: activeId }}
+        record={{ customerId: '', tokens: 1, method: 'terminal', terminalId: activeId }}
         onSubmit={submit}
         noValidate
       >
         <DialogContent sx={{ display: 'flex', flexDirection: 'column', gap: 0.5 }}>
-          {terminals.length === 0 && (
-            <Alert severity="info">{translate(label('no_terminal'))}</Alert>
-          )}
           <CustomerInput autoFocus />
           <NumberInput
             source="tokens"
@@ -94,13 +138,7 @@ export function OrderDialog({
             validate={whole}
             helperText={false}
           />
-          <SelectInput
-            source="terminalId"
-            label={label('terminal')}
-            choices={terminals.map((terminal) => ({ id: terminal.id, name: terminal.name }))}
-            validate={required}
-            helperText={false}
-          />
+          <PaymentInputs terminals={terminals} />
           <Total round={round} />
         </DialogContent>
         <Actions onClose={onClose}>

@@ -1,9 +1,13 @@
 import ArrowBack from '@mui/icons-material/ArrowBack';
 import SearchOff from '@mui/icons-material/SearchOff';
+import SwapHoriz from '@mui/icons-material/SwapHoriz';
 import { Box, Button, Chip, CircularProgress, Paper, Stack, Typography } from '@mui/material';
 import { useQuery } from '@tanstack/react-query';
+import { lazy, Suspense, useState } from 'react';
 import { HttpError, useLocale, useTranslate } from 'react-admin';
 import { Link } from 'react-router-dom';
+import { EtransferStatusChip } from '../etransfers/EtransferStatusChip';
+import { fetchEtransfer } from '../etransfers/etransferApi';
 import { isolatedCents } from '../payments/money';
 import { callApi } from '../session/http';
 import { OrderActions } from './OrdersTable';
@@ -16,6 +20,41 @@ function Line({ label, children }: { label: string; children: React.ReactNode })
         {label}
       </Typography>
       <Box sx={{ minWidth: 0, overflowWrap: 'anywhere' }}>{children}</Box>
+    </Box>
+  );
+}
+
+const EtransferDrawer = lazy(() =>
+  import('../etransfers/EtransferDrawer').then((module) => ({ default: module.EtransferDrawer })),
+);
+
+/** An e-transfer order's money request: its status, opening its detail in a drawer. */
+function EtransferLink({ etransferId }: { etransferId: string }) {
+  const translate = useTranslate();
+  const [open, setOpen] = useState(false);
+  const etransfer = useQuery({
+    queryKey: ['etransfers', 'getOne', etransferId, 'detail'],
+    queryFn: () => fetchEtransfer(etransferId),
+    retry: false,
+    refetchInterval: 3000,
+  });
+  return (
+    <Box sx={{ display: 'flex', gap: 1, alignItems: 'center', flexWrap: 'wrap' }}>
+      <Button
+        variant="outlined"
+        size="small"
+        startIcon={<SwapHoriz />}
+        onClick={() => setOpen(true)}
+        data-testid="order-etransfer-link"
+      >
+        {translate('app.funding.orders.open_etransfer')}
+      </Button>
+      {etransfer.data && <EtransferStatusChip status={etransfer.data.status} />}
+      {open && etransfer.data && (
+        <Suspense fallback={null}>
+          <EtransferDrawer etransfer={etransfer.data} onClose={() => setOpen(false)} />
+        </Suspense>
+      )}
     </Box>
   );
 }
@@ -81,6 +120,12 @@ export default function OrderPage({ orderId }: { orderId: string }) {
         </Line>
         <Line label={t('orders.amount')}>
           <bdi>{isolatedCents(data.amountCents, locale)}</bdi>
+        </Line>
+        <Line label={t('orders.payment')}>
+          <Stack spacing={1}>
+            <Typography>{t(`orders.method_names.${data.paymentMethod ?? 'terminal'}`)}</Typography>
+            {data.etransferId && <EtransferLink etransferId={data.etransferId} />}
+          </Stack>
         </Line>
         <Line label={t('orders.wallet')}>
           <bdi>{data.walletAddress}</bdi>

@@ -59,6 +59,12 @@ export const fundingArabic: FundingMessages = {
     submit: 'اطلب واستلم الدفع',
     placed: 'تم الطلب: الدفع بانتظار الجهاز',
     whole: 'عدد صحيح من الرموز، 1 على الأقل',
+    method: 'الدفع',
+    method_terminal: 'بطاقة على جهاز الدفع',
+    method_etransfer: 'طلب تحويل Interac إلكتروني إلى المستثمر',
+    etransfer_hint:
+      'يتلقى المستثمر طلب مال عبر البريد الإلكتروني؛ تُرسل الرموز بعد أن يدفعه. ينتهي الطلب عند إغلاق الجولة.',
+    placed_etransfer: 'تم الطلب: أُرسل طلب المال إلى المستثمر',
   },
   orders: {
     one: 'طلب %{tokens} رمزًا',
@@ -79,6 +85,12 @@ export const fundingArabic: FundingMessages = {
     refund: 'استرداد',
     retry: 'إعادة محاولة التوزيع',
     transaction: 'المعاملة',
+    payment: 'الدفع',
+    open_etransfer: 'فتح التحويل الإلكتروني',
+    method_names: {
+      terminal: 'بطاقة على جهاز الدفع',
+      etransfer: 'تحويل Interac إلكتروني',
+    },
     status_names: {
       created: 'أُنشئ',
       awaiting_payment: 'بانتظار الدفع',

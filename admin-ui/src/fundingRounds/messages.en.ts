@@ -56,6 +56,12 @@ export const fundingEnglish = {
     submit: 'Order and take payment',
     placed: 'Order placed: the payment waits on the terminal',
     whole: 'A whole number of tokens, at least 1',
+    method: 'Payment',
+    method_terminal: 'Card on a terminal',
+    method_etransfer: 'Interac e-transfer request to the investor',
+    etransfer_hint:
+      'The investor gets a money request by email; the tokens go out once they pay it. It expires when the round closes.',
+    placed_etransfer: 'Order placed: the money request was sent to the investor',
   },
   orders: {
     one: 'Order of %{tokens} tokens',
@@ -76,6 +82,12 @@ export const fundingEnglish = {
     refund: 'Refund',
     retry: 'Retry distribution',
     transaction: 'Transaction',
+    payment: 'Payment',
+    open_etransfer: 'Open its e-transfer',
+    method_names: {
+      terminal: 'Card on a terminal',
+      etransfer: 'Interac e-transfer',
+    },
     status_names: {
       created: 'Created',
       awaiting_payment: 'Awaiting payment',

@@ -58,6 +58,12 @@ export const fundingTurkish: FundingMessages = {
     submit: 'Sipariş ver ve ödemeyi al',
     placed: 'Sipariş verildi: ödeme terminalde bekliyor',
     whole: 'En az 1 olan tam sayıda token',
+    method: 'Ödeme',
+    method_terminal: 'Terminalde kart',
+    method_etransfer: 'Yatırımcıya Interac e-transfer talebi',
+    etransfer_hint:
+      'Yatırımcı e-postayla bir para talebi alır; ödediğinde tokenlar gönderilir. Tur kapandığında talebin süresi dolar.',
+    placed_etransfer: 'Sipariş verildi: para talebi yatırımcıya gönderildi',
   },
   orders: {
     one: '%{tokens} token siparişi',
@@ -78,6 +84,12 @@ export const fundingTurkish: FundingMessages = {
     refund: 'İade et',
     retry: 'Dağıtımı yeniden dene',
     transaction: 'İşlem',
+    payment: 'Ödeme',
+    open_etransfer: 'E-transferini aç',
+    method_names: {
+      terminal: 'Terminalde kart',
+      etransfer: 'Interac e-transfer',
+    },
     status_names: {
       created: 'Oluşturuldu',
       awaiting_payment: 'Ödeme bekleniyor',

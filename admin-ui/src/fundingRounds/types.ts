@@ -46,7 +46,9 @@ export interface TokenOrder {
   customerName: string | null;
   tokens: number;
   amountCents: number;
-  paymentId: string;
+  paymentMethod: 'terminal' | 'etransfer';
+  paymentId: string | null;
+  etransferId: string | null;
   held: boolean;
   transactionHash: string | null;
   blockNumber: number | null;

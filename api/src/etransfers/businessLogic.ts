@@ -37,6 +37,8 @@ export type RequestEtransfer = {
     expiresAt: Date;
     /** The subscription invoice the request collects (billing's requests). */
     invoiceId?: string;
+    /** The token order the request collects (orders paid by e-transfer). */
+    orderId?: string;
   };
 };
 export type MarkEtransferSent = {
@@ -162,6 +164,7 @@ function requestEtransfer({ data }: RequestEtransfer, state: Etransfer): Etransf
         requestedAt: data.now.toISOString(),
         expiresAt: data.expiresAt.toISOString(),
         ...(data.invoiceId ? { invoiceId: data.invoiceId } : {}),
+        ...(data.orderId ? { orderId: data.orderId } : {}),
       },
     },
   ];

@@ -78,7 +78,7 @@ function runOnEtransfer(
   );
 }
 
-function providerOf(deps: EtransferDeps): EtransferProvider {
+export function providerOf(deps: EtransferDeps): EtransferProvider {
   if (!deps.etransferProvider) {
     throw new DomainError(503, 'provider_unavailable', 'No e-transfer provider is configured');
   }
@@ -86,7 +86,7 @@ function providerOf(deps: EtransferDeps): EtransferProvider {
 }
 
 /** The company's active customer and the email to reach them at; 404 otherwise. */
-async function customerEmail(deps: EtransferDeps, companyId: string, customerId: string) {
+export async function customerEmail(deps: EtransferDeps, companyId: string, customerId: string) {
   const { state } = await foldStream(deps.store, customerStream(customerId), customerDecider);
   if (state.status !== 'active' || state.companyId !== companyId) throw notFound('Customer');
   const email = state.profile.email.trim();
@@ -105,6 +105,9 @@ export interface RequestMoneyInput extends CommandOrigin {
   message: string | null;
   reference: string | null;
   expiresAt: Date | null;
+  /** The token order the request collects, and its id (derived from the order's). */
+  orderId?: string;
+  etransferId?: string;
 }
 
 /**
@@ -115,7 +118,7 @@ export interface RequestMoneyInput extends CommandOrigin {
 export async function requestMoney(deps: EtransferDeps, input: RequestMoneyInput) {
   providerOf(deps); // 503 before anything is recorded
   const recipientEmail = await customerEmail(deps, input.companyId, input.customerId);
-  const etransferId = newEtransferId();
+  const etransferId = input.etransferId ?? newEtransferId();
   const now = deps.clock();
   const expiresAt = input.expiresAt ?? new Date(now.getTime() + defaultExpiryDays * 86_400_000);
   const origin = { ...input, userId: input.actorId };
@@ -135,6 +138,7 @@ export async function requestMoney(deps: EtransferDeps, input: RequestMoneyInput
         requestedBy: input.actorId,
         now,
         expiresAt,
+        ...(input.orderId ? { orderId: input.orderId } : {}),
       },
     },
     origin,
@@ -193,6 +197,8 @@ export interface PayoutInput extends CommandOrigin {
   customerId: string;
   amountCents: number;
   message: string | null;
+  /** Derived by the caller when a repeat must find the same payout (a token order's refund). */
+  etransferId?: string;
 }
 
 /**
@@ -204,7 +210,7 @@ export interface PayoutInput extends CommandOrigin {
 export async function sendPayout(deps: EtransferDeps, input: PayoutInput) {
   providerOf(deps); // 503 before anything is recorded
   const recipientEmail = await customerEmail(deps, input.companyId, input.customerId);
-  const etransferId = newEtransferId();
+  const etransferId = input.etransferId ?? newEtransferId();
   const origin = { ...input, userId: input.actorId };
   const command: EtransferCommand = {
     type: 'RequestPayout',

@@ -33,7 +33,7 @@ describe.skipIf(brokers === undefined)('funding rounds and token orders, on Kafk
     const res = await h.order(issuer, { customerId, tokens: 3 });
     expect(res.status).toBe(201);
     const order = await jsonOf<OrderResource>(res);
-    await h.capture(order.paymentId);
+    await h.capture(order.paymentId ?? '');
     await h.settle(issuer, order.id, 'complete');
 
     const of = (key: string) => () => consumer.records.filter((record) => record.key === key);

@@ -53,7 +53,7 @@ describe('an order from round to complete', () => {
       roundId: issuer.roundId,
     });
     // The payment waits on the terminal like any other.
-    expect(h.gateway.sent.map((sent) => sent.paymentId)).toContain(order.paymentId);
+    expect(h.gateway.sent.map((sent) => sent.paymentId)).toContain(order.paymentId ?? '');
     const reserved = await get(issuer.token, `/api/funding-rounds/${issuer.roundId}`);
     expect(reserved).toMatchObject({
       tokensReserved: 40,
@@ -61,7 +61,7 @@ describe('an order from round to complete', () => {
       tokensAvailable: 960,
     });
 
-    await h.capture(order.paymentId);
+    await h.capture(order.paymentId ?? '');
     h.advanceClock(1000);
     const done = await h.settle(issuer, order.id, 'complete');
     expect(done).toMatchObject({
@@ -199,7 +199,7 @@ describe('the failure branches', () => {
     const issuer = await h.issuerWithRound();
     const customerId = await h.investor(issuer);
     const order = await placed(await h.order(issuer, { customerId, tokens: 10 }));
-    await decline(order.paymentId);
+    await decline(order.paymentId ?? '');
     const failed = await h.settle(issuer, order.id, 'payment_failed');
     expect(failed.failureReason).toBe('declined');
     await h.processor.runOnce();
@@ -221,7 +221,7 @@ describe('the failure branches', () => {
       status: 'cancelled',
       failureReason: 'The investor changed their mind',
     });
-    const payment = await jsonOf<Json>(await h.getPayment(issuer.token, order.paymentId));
+    const payment = await jsonOf<Json>(await h.getPayment(issuer.token, order.paymentId ?? ''));
     expect(payment.status).toBe('cancelled');
     await h.processor.runOnce();
     await h.processor.runOnce();
@@ -235,7 +235,7 @@ describe('the failure branches', () => {
     const customerId = await h.investor(issuer);
     const order = await placed(await h.order(issuer, { customerId, tokens: 25 }));
     h.ledger.failNext(3);
-    await h.capture(order.paymentId);
+    await h.capture(order.paymentId ?? '');
     const held = await h.settle(issuer, order.id, 'distribution_failed', (o) => o.held);
     expect(held).toMatchObject({ held: true, distributionAttempts: 3 });
     expect(held.lastError).toContain('test failure');
@@ -267,7 +267,7 @@ describe('the failure branches', () => {
     const customerId = await h.investor(issuer);
     const order = await placed(await h.order(issuer, { customerId, tokens: 5 }));
     h.ledger.failNext(3);
-    await h.capture(order.paymentId);
+    await h.capture(order.paymentId ?? '');
     await h.settle(issuer, order.id, 'distribution_failed', (o) => o.held);
     const retry = await h.call('POST', `/api/token-orders/${order.id}/retry-distribution`, {
       token: issuer.token,

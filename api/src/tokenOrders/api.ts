@@ -61,12 +61,15 @@ export const orderSchema = z.strictObject({
     .int({ error: 'A whole number of tokens' })
     .min(1, 'At least 1 token')
     .max(maxOrderTokens, `At most ${maxOrderTokens} tokens`),
-  payment: z.strictObject(
+  payment: z.discriminatedUnion(
+    'method',
+    [
+      z.strictObject({ method: z.literal('terminal'), terminalId: id('terminal') }),
+      z.strictObject({ method: z.literal('etransfer') }),
+    ],
     {
-      method: z.literal('terminal', { error: 'terminal (e-transfers are not available yet)' }),
-      terminalId: id('terminal'),
+      error: 'How the order is paid: {method: "terminal", terminalId} or {method: "etransfer"}',
     },
-    { error: 'How the order is paid: {method: "terminal", terminalId}' },
   ),
 });
 
@@ -140,7 +143,7 @@ export const tokenOrderRoutes: Feature = () =>
           roundId: body.roundId,
           customerId: body.customerId,
           tokens: body.tokens,
-          terminalId: body.payment.terminalId,
+          payment: body.payment,
         });
         return c.json(await answerOrder(c, orderId, position), 201);
       },

@@ -137,3 +137,49 @@ describe('an order whose funds were received', () => {
       .then([started(4)]);
   });
 });
+
+describe('an order paid by e-transfer', () => {
+  const {
+    terminalId: _terminal,
+    paymentId: _payment,
+    ...terminalOrder
+  } = placed.data as Extract<TokenOrderEvent, { type: 'TokenOrderPlaced' }>['data'];
+  const byEtransfer: TokenOrderEvent = {
+    type: 'TokenOrderPlaced',
+    data: { ...terminalOrder, paymentMethod: 'etransfer', etransferId: 'et_1' },
+  };
+
+  it('names its request, not a payment, in every money event', () => {
+    spec
+      .given([byEtransfer])
+      .when({ type: 'MarkPaymentRequested', data: { now } })
+      .then([
+        {
+          type: 'TokenOrderPaymentRequested',
+          data: { ...ids, etransferId: 'et_1', requestedAt: at },
+        },
+      ]);
+    const requested: TokenOrderEvent = {
+      type: 'TokenOrderPaymentRequested',
+      data: { ...ids, etransferId: 'et_1', requestedAt: at },
+    };
+    spec
+      .given([byEtransfer, requested])
+      .when({ type: 'RecordFundsReceived', data: { amountCents: 1000, now } })
+      .then([
+        {
+          type: 'TokenOrderFundsReceived',
+          data: { ...ids, etransferId: 'et_1', amountCents: 1000, receivedAt: at },
+        },
+      ]);
+    spec
+      .given([byEtransfer, requested])
+      .when({ type: 'RecordPaymentFailed', data: { reason: 'expired', now } })
+      .then([
+        {
+          type: 'TokenOrderPaymentFailed',
+          data: { ...ids, etransferId: 'et_1', reason: 'expired', failedAt: at },
+        },
+      ]);
+  });
+});

@@ -6,6 +6,7 @@ import {
   isOrder,
   type Order,
   type OrderDetails,
+  paymentRef,
 } from './order';
 
 /** How many times a distribution is tried before the order is held for a person. */
@@ -47,7 +48,7 @@ export function decideOrder(command: OrderCommand, state: Order): TokenOrderEven
       return [
         {
           type: 'TokenOrderPaymentRequested',
-          data: { ...ids(state), paymentId: state.paymentId, requestedAt: at },
+          data: { ...ids(state), ...paymentRef(state), requestedAt: at },
         },
       ];
     case 'RecordFundsReceived':
@@ -57,7 +58,7 @@ export function decideOrder(command: OrderCommand, state: Order): TokenOrderEven
           type: 'TokenOrderFundsReceived',
           data: {
             ...ids(state),
-            paymentId: state.paymentId,
+            ...paymentRef(state),
             amountCents: command.data.amountCents,
             receivedAt: at,
           },
@@ -70,7 +71,7 @@ export function decideOrder(command: OrderCommand, state: Order): TokenOrderEven
           type: 'TokenOrderPaymentFailed',
           data: {
             ...ids(state),
-            paymentId: state.paymentId,
+            ...paymentRef(state),
             reason: command.data.reason,
             failedAt: at,
           },
@@ -161,7 +162,7 @@ export function decideOrder(command: OrderCommand, state: Order): TokenOrderEven
           type: 'TokenOrderRefunded',
           data: {
             ...ids(state),
-            paymentId: state.paymentId,
+            ...paymentRef(state),
             refundId: command.data.refundId,
             amountCents: command.data.amountCents,
             refundedAt: at,

@@ -14,6 +14,9 @@ export const orderStatuses = [
 ] as const;
 export type OrderStatus = (typeof orderStatuses)[number];
 
+export const orderPaymentMethods = ['terminal', 'etransfer'] as const;
+export type OrderPaymentMethod = (typeof orderPaymentMethods)[number];
+
 export interface OrderDetails {
   status: OrderStatus;
   companyId: string;
@@ -26,9 +29,12 @@ export interface OrderDetails {
   amountCents: number;
   currency: 'CAD';
   walletAddress: string;
-  paymentMethod: 'terminal';
-  terminalId: string;
-  paymentId: string;
+  paymentMethod: OrderPaymentMethod;
+  /** A terminal order's terminal and payment; null for an e-transfer order. */
+  terminalId: string | null;
+  paymentId: string | null;
+  /** An e-transfer order's money request; null for a terminal order. */
+  etransferId: string | null;
   placedBy: string;
   placedAt: string;
   updatedAt: string;
@@ -46,6 +52,12 @@ export interface OrderDetails {
 }
 
 export type Order = { status: 'none' } | OrderDetails;
+
+/** What follow-up events name the order's money by: its payment, or its e-transfer request. */
+export function paymentRef(state: OrderDetails): { paymentId: string } | { etransferId: string } {
+  if (state.etransferId) return { etransferId: state.etransferId };
+  return { paymentId: state.paymentId ?? '' };
+}
 export const isOrder = (state: Order): state is OrderDetails => state.status !== 'none';
 export const initialOrder = (): Order => ({ status: 'none' });
 
@@ -60,9 +72,12 @@ function moved(state: OrderDetails, status: OrderStatus, at: string): OrderDetai
 
 export function evolveOrder(state: Order, event: TokenOrderEvent): Order {
   if (event.type === 'TokenOrderPlaced') {
-    const { placedAt, ...data } = event.data;
+    const { placedAt, terminalId, paymentId, etransferId, ...data } = event.data;
     return {
       ...data,
+      terminalId: terminalId ?? null,
+      paymentId: paymentId ?? null,
+      etransferId: etransferId ?? null,
       status: 'created',
       placedAt,
       updatedAt: placedAt,

@@ -10,6 +10,15 @@ import {
 import { customerDecider } from '../customers/businessLogic';
 import { customerStream } from '../customers/customerCommands';
 import { walletAddressProblem } from '../customers/walletAddress';
+import { defaultExpiryDays } from '../etransfers/businessLogic';
+import {
+  cancelEtransfer,
+  customerEmail,
+  type EtransferDeps,
+  providerOf,
+  requestMoney,
+  sendPayout,
+} from '../etransfers/etransferCommands';
 import { type Actor, loadRound, runOnRound } from '../fundingRounds/roundCommands';
 import { foldStream } from '../http';
 import { type CommandOrigin, runOnStream } from '../http/streamCommands';
@@ -25,7 +34,7 @@ import {
 import { type OrderCommand, orderDecider } from './businessLogic';
 import { cancellableStatuses, isOrder, type OrderDetails, refundableStatuses } from './order';
 
-export type OrderDeps = PaymentDeps;
+export type OrderDeps = PaymentDeps & EtransferDeps;
 
 export const orderStream = (orderId: string) => streamName(streamCategories.tokenOrder, orderId);
 
@@ -105,25 +114,42 @@ async function checkInvestor(deps: OrderDeps, companyId: string, customerId: str
   return { walletAddress: wallet };
 }
 
+export type OrderPayment = { method: 'terminal'; terminalId: string } | { method: 'etransfer' };
+
 export interface PlaceOrderInput extends Actor {
   roundId: string;
   customerId: string;
   tokens: number;
-  terminalId: string;
+  payment: OrderPayment;
+}
+
+/** An e-transfer request expires when the round closes, or after the default, whichever is sooner. */
+export function etransferExpiry(now: Date, closesAt: string): Date {
+  const byDefault = now.getTime() + defaultExpiryDays * 86_400_000;
+  return new Date(Math.min(byDefault, new Date(closesAt).getTime()));
 }
 
 /**
- * Places an order: checks the investor and the terminal, reserves the tokens on the round (the
- * guard: appended with the round's expected revision), records the order, then puts its payment
- * on the terminal. A failure after the reservation gives the tokens back.
+ * Places an order: checks the investor and the way it is paid (the terminal, or the provider and
+ * the customer's email for an e-transfer), reserves the tokens on the round (the guard: appended
+ * with the round's expected revision), records the order, then asks for its money: a payment on
+ * the terminal, or an e-transfer money request to the customer (linked by `orderId`, its id
+ * derived from the order's). A failure after the reservation gives the tokens back.
  */
 export async function placeOrder(deps: OrderDeps, input: PlaceOrderInput) {
   const round = await loadRound(deps, input.roundId);
   if (!round || round.companyId !== input.companyId) throw notFound('Funding round');
   const { walletAddress } = await checkInvestor(deps, input.companyId, input.customerId);
-  await checkTerminal(deps, input.companyId, input.terminalId);
+  const { payment } = input;
+  if (payment.method === 'terminal') {
+    await checkTerminal(deps, input.companyId, payment.terminalId);
+  } else {
+    providerOf(deps);
+    await customerEmail(deps, input.companyId, input.customerId);
+  }
   const orderId = `ord_${randomUUID()}`;
-  const paymentId = newPaymentId();
+  const paymentId = payment.method === 'terminal' ? newPaymentId() : undefined;
+  const etransferId = payment.method === 'etransfer' ? derivedId('et', orderId) : undefined;
   const origin = { ...input, userId: input.actorId };
   await runOnRound(deps, input, {
     type: 'ReserveTokens',
@@ -131,6 +157,7 @@ export async function placeOrder(deps: OrderDeps, input: PlaceOrderInput) {
   });
   // Terms are fixed once a round is open: the price is the one the reservation was decided on.
   const amountCents = input.tokens * round.terms.tokenPriceCents;
+  const description = `${input.tokens} tokens of ${round.terms.name}`;
   try {
     await runOnOrder(
       deps,
@@ -148,25 +175,39 @@ export async function placeOrder(deps: OrderDeps, input: PlaceOrderInput) {
           amountCents,
           currency: 'CAD',
           walletAddress,
-          paymentMethod: 'terminal',
-          terminalId: input.terminalId,
-          paymentId,
+          paymentMethod: payment.method,
+          ...(payment.method === 'terminal' ? { terminalId: payment.terminalId, paymentId } : {}),
+          ...(etransferId ? { etransferId } : {}),
           placedBy: input.actorId,
           placedAt: deps.clock().toISOString(),
         },
       },
       origin,
     );
-    await requestPayment(deps, {
-      ...input,
-      paymentId,
-      amountCents,
-      currency: 'CAD',
-      customerId: input.customerId,
-      description: `${input.tokens} tokens of ${round.terms.name}`,
-    });
+    if (payment.method === 'terminal' && paymentId) {
+      await requestPayment(deps, {
+        ...input,
+        terminalId: payment.terminalId,
+        paymentId,
+        amountCents,
+        currency: 'CAD',
+        customerId: input.customerId,
+        description,
+      });
+    } else if (etransferId) {
+      await requestMoney(deps, {
+        ...origin,
+        etransferId,
+        orderId,
+        customerId: input.customerId,
+        amountCents,
+        message: `Token order: ${description}`,
+        reference: orderId,
+        expiresAt: etransferExpiry(deps.clock(), round.terms.closesAt),
+      });
+    }
   } catch (error) {
-    // Nothing waits on a terminal: the order (if recorded) fails and its tokens go back.
+    // Nothing waits on a terminal or the customer: the order (if recorded) fails and its tokens go back.
     await runOnOrder(deps, orderId, {
       type: 'RecordPaymentFailed',
       data: { reason: 'not_sent', now: deps.clock() },
@@ -197,7 +238,11 @@ export async function cancelOrder(
 ) {
   const order = await ownOrder(deps, input.companyId, input.orderId);
   if (cancellableStatuses.includes(order.status)) {
-    await cancelPayment(deps, { ...input, paymentId: order.paymentId });
+    if (order.etransferId) {
+      await cancelEtransfer(deps, { ...input, etransferId: order.etransferId });
+    } else if (order.paymentId) {
+      await cancelPayment(deps, { ...input, paymentId: order.paymentId });
+    }
   }
   return runOnOrder(
     deps,
@@ -221,12 +266,40 @@ export async function refundOrder(
       `A ${order.status.replace('_', ' ')} order cannot be refunded: only one whose funds were received and whose tokens did not go out`,
     );
   }
+  if (order.etransferId) return refundByPayout(deps, input, order);
   return refundPayment(deps, {
     ...input,
-    paymentId: order.paymentId,
+    paymentId: order.paymentId ?? '',
     amountCents: order.amountCents,
     refundId: refundIdFor(`token-order\n${order.orderId}`),
   });
+}
+
+/**
+ * An e-transfer order's refund: the money goes back to the customer as an e-transfer payout
+ * (reserved from the company balance first, 409 naming amountCents when it does not cover it), its
+ * id derived from the order so a repeat never pays twice; the order is refunded once the payout
+ * is recorded. A payout the provider later fails returns to the balance (see the e-transfers).
+ */
+async function refundByPayout(
+  deps: OrderDeps,
+  input: Actor & { orderId: string; reason: string },
+  order: OrderDetails,
+) {
+  const refundId = derivedId('et', `refund\n${order.orderId}`);
+  await sendPayout(deps, {
+    ...input,
+    etransferId: refundId,
+    customerId: order.customerId,
+    amountCents: order.amountCents,
+    message: `Refund of token order ${order.orderId}: ${input.reason}`.slice(0, 400),
+  });
+  return runOnOrder(
+    deps,
+    order.orderId,
+    { type: 'RecordRefund', data: { refundId, amountCents: order.amountCents, now: deps.clock() } },
+    { ...input, userId: input.actorId },
+  );
 }
 
 /** A held distribution, tried again by a person. */

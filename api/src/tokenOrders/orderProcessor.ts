@@ -1,4 +1,5 @@
 import {
+  asEtransferEvent,
   asPaymentEvent,
   asTokenOrderEvent,
   DomainError,
@@ -54,9 +55,18 @@ const paymentOutcomes = {
   PaymentRefunded: 'refunded',
 } as const;
 
+/** An e-transfer order's request: deposited is its money, any other end a failed payment. */
+const etransferOutcomes = {
+  EtransferDeposited: 'funds',
+  EtransferDeclined: 'declined',
+  EtransferExpired: 'expired',
+  EtransferCancelled: 'cancelled',
+} as const;
+
 /**
  * The process manager of token orders, read from the global log after its own checkpoint (as
- * the billing collector is): it remembers each order's payment, turns the payment's end into
+ * the billing collector is): it remembers each order's payment (a terminal payment or an
+ * e-transfer request, in `token_order_payments` by either id), turns the payment's end into
  * the order's next step, and drives the order on — the round's sale or release, distribution
  * through the TokenLedger (retried, then held), the cap-table issuance (its id derived from the
  * order), and the customer's investor status (actor `system`, the order as the reason, only where
@@ -167,6 +177,36 @@ export function createOrderProcessor(
     return true;
   }
 
+  async function onEtransfer(event: RecordedEvent, origin: CommandOrigin) {
+    const etransfer = asEtransferEvent(event);
+    if (!etransfer || !Object.hasOwn(etransferOutcomes, etransfer.type)) return false;
+    const { rows } = await deps.pool.query<{ order_id: string }>(
+      'SELECT order_id FROM token_order_payments WHERE payment_id = $1',
+      [etransfer.data.etransferId],
+    );
+    const orderId = rows[0]?.order_id;
+    if (!orderId) return false;
+    const now = deps.clock();
+    const outcome = etransferOutcomes[etransfer.type as keyof typeof etransferOutcomes];
+    if (outcome === 'funds') {
+      const amountCents = 'amountCents' in etransfer.data ? etransfer.data.amountCents : 0;
+      await runOnOrder(
+        deps,
+        orderId,
+        { type: 'RecordFundsReceived', data: { now, amountCents } },
+        origin,
+      );
+    } else {
+      await runOnOrder(
+        deps,
+        orderId,
+        { type: 'RecordPaymentFailed', data: { now, reason: outcome } },
+        origin,
+      );
+    }
+    return true;
+  }
+
   async function release(event: TokenOrderEvent, reason: string, origin: CommandOrigin) {
     const order = await loadOrder(deps, event.data.orderId);
     if (!order) return;
@@ -223,13 +263,18 @@ export function createOrderProcessor(
     const { orderId } = orderEvent.data;
     const now = deps.clock();
     switch (orderEvent.type) {
-      case 'TokenOrderPlaced':
-        await deps.pool.query(
-          `INSERT INTO token_order_payments (payment_id, order_id) VALUES ($1, $2)
-           ON CONFLICT (payment_id) DO NOTHING`,
-          [orderEvent.data.paymentId, orderId],
-        );
+      case 'TokenOrderPlaced': {
+        // The order's money by its id: the terminal payment's, or the e-transfer request's.
+        const moneyId = orderEvent.data.paymentId ?? orderEvent.data.etransferId;
+        if (moneyId) {
+          await deps.pool.query(
+            `INSERT INTO token_order_payments (payment_id, order_id) VALUES ($1, $2)
+             ON CONFLICT (payment_id) DO NOTHING`,
+            [moneyId, orderId],
+          );
+        }
         return true;
+      }
       case 'TokenOrderFundsReceived': {
         const order = await loadOrder(deps, orderId);
         if (!order) return true;
@@ -309,7 +354,11 @@ export function createOrderProcessor(
   async function handle(event: RecordedEvent): Promise<boolean> {
     const origin = { causationId: event.id, correlationId: event.metadata.correlationId };
     try {
-      return (await onOrder(event, origin)) || (await onPayment(event, origin));
+      return (
+        (await onOrder(event, origin)) ||
+        (await onPayment(event, origin)) ||
+        (await onEtransfer(event, origin))
+      );
     } catch (error) {
       // A rule refused the step (a class with too few shares left, a customer removed): logged,
       // and the log moves on; the order stays where it is for a person to see.

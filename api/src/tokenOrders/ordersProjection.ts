@@ -83,7 +83,8 @@ async function save(client: PoolClient, rows: Loaded[]) {
             companyId: state.companyId,
             roundId: state.roundId,
             customerId: state.customerId,
-            paymentId: state.paymentId,
+            // The order's money by its id: the terminal payment's, or the e-transfer request's.
+            paymentId: state.paymentId ?? state.etransferId,
             status: state.status,
             tokens: state.tokens,
             amountCents: state.amountCents,

@@ -33,7 +33,7 @@ describe('a round that can fill 500 tokens', () => {
           roundId: issuer.roundId,
           customerId: customers[i % customers.length] ?? '',
           tokens: 1,
-          terminalId: issuer.terminalId,
+          payment: { method: 'terminal', terminalId: issuer.terminalId },
         }),
       ),
     );

@@ -1,6 +1,6 @@
 import type { Pool } from 'pg';
 import { z } from 'zod';
-import { type OrderDetails, type OrderStatus, orderStatuses } from './order';
+import { type OrderDetails, type OrderStatus, orderPaymentMethods, orderStatuses } from './order';
 
 /** An order as the API answers it. */
 export const orderResourceSchema = z
@@ -17,9 +17,13 @@ export const orderResourceSchema = z
     amountCents: z.int(),
     currency: z.literal('CAD'),
     walletAddress: z.string(),
-    paymentMethod: z.literal('terminal'),
-    terminalId: z.string(),
-    paymentId: z.string(),
+    paymentMethod: z.enum(orderPaymentMethods),
+    terminalId: z.string().nullable().meta({ description: "A terminal order's terminal" }),
+    paymentId: z.string().nullable().meta({ description: "A terminal order's payment" }),
+    etransferId: z
+      .string()
+      .nullable()
+      .meta({ description: "An e-transfer order's money request to the customer" }),
     distributionAttempts: z.int(),
     held: z.boolean().meta({ description: 'Distribution failed every retry; waits for a person' }),
     lastError: z.string().nullable(),
@@ -65,8 +69,9 @@ function describe({ state, round_name, customer_name }: Row): OrderResource {
     currency: state.currency,
     walletAddress: state.walletAddress,
     paymentMethod: state.paymentMethod,
-    terminalId: state.terminalId,
-    paymentId: state.paymentId,
+    terminalId: state.terminalId ?? null,
+    paymentId: state.paymentId ?? null,
+    etransferId: state.etransferId ?? null,
     distributionAttempts: state.attempts,
     held: state.held,
     lastError: state.lastError,
@@ -189,7 +194,7 @@ export const seedOrderSchema = z.strictObject({
   payment: z.strictObject({
     transactionId: z.string(),
     amount: z.number(),
-    method: z.literal('terminal'),
+    method: z.enum(orderPaymentMethods),
     date: z.string(),
   }),
   shippingDetails: nothing,
@@ -237,7 +242,7 @@ export function asSeedOrder(order: OrderResource): z.infer<typeof seedOrderSchem
       date: step.at,
     })),
     payment: {
-      transactionId: order.paymentId,
+      transactionId: order.paymentId ?? order.etransferId ?? '',
       amount: total,
       method: order.paymentMethod,
       date: order.placedAt,

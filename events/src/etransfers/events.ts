@@ -40,6 +40,8 @@ export const etransferRequestedData = z.object({
   expiresAt: z.string(),
   /** The subscription invoice this request collects (billing's requests only; absent before). */
   invoiceId: z.string().nullable().optional(),
+  /** The token order this request collects (orders paid by e-transfer only; absent before). */
+  orderId: z.string().nullable().optional(),
 });
 /** The provider accepted the request and notified the customer. */
 export const etransferSentData = z.object({

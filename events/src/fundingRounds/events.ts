@@ -148,7 +148,7 @@ export function asFundingRoundEvent(event: {
 
 const order = { companyId: z.string(), orderId: z.string() };
 
-export const tokenOrderPaymentMethods = ['terminal'] as const;
+export const tokenOrderPaymentMethods = ['terminal', 'etransfer'] as const;
 
 export const tokenOrderPlacedData = z.object({
   ...order,
@@ -161,25 +161,34 @@ export const tokenOrderPlacedData = z.object({
   currency: z.literal('CAD'),
   walletAddress: z.string(),
   paymentMethod: z.enum(tokenOrderPaymentMethods),
-  terminalId: z.string(),
-  paymentId: z.string(),
+  /** The terminal and its payment: a terminal order's (absent from an e-transfer order's). */
+  terminalId: z.string().optional(),
+  paymentId: z.string().optional(),
+  /** The e-transfer money request that collects an e-transfer order (absent before). */
+  etransferId: z.string().optional(),
   placedBy: z.string(),
   placedAt: time,
 });
 export const tokenOrderPaymentRequestedData = z.object({
   ...order,
-  paymentId: z.string(),
+  /** A terminal order's payment; an e-transfer order names its request instead. */
+  paymentId: z.string().optional(),
+  etransferId: z.string().optional(),
   requestedAt: time,
 });
 export const tokenOrderFundsReceivedData = z.object({
   ...order,
-  paymentId: z.string(),
+  /** A terminal order's payment; an e-transfer order names its request instead. */
+  paymentId: z.string().optional(),
+  etransferId: z.string().optional(),
   amountCents: cents,
   receivedAt: time,
 });
 export const tokenOrderPaymentFailedData = z.object({
   ...order,
-  paymentId: z.string(),
+  /** A terminal order's payment; an e-transfer order names its request instead. */
+  paymentId: z.string().optional(),
+  etransferId: z.string().optional(),
   /** declined, expired or cancelled (the payment's end). */
   reason: z.string(),
   failedAt: time,
@@ -217,7 +226,9 @@ export const tokenOrderCancelledData = z.object({
 });
 export const tokenOrderRefundedData = z.object({
   ...order,
-  paymentId: z.string(),
+  /** A terminal order's payment; an e-transfer order names its request instead. */
+  paymentId: z.string().optional(),
+  etransferId: z.string().optional(),
   refundId: z.string(),
   amountCents: cents,
   refundedAt: time,

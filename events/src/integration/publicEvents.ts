@@ -323,6 +323,8 @@ export const publicPayloads = {
     expiresAt: isoTime,
     /** The subscription invoice this request collects; null for a request made by hand. */
     invoiceId: z.string().nullable(),
+    /** The token order this request collects; null otherwise. */
+    orderId: z.string().nullable(),
   }),
   EtransferSent: z.strictObject({ ...etransferIds, sentAt: isoTime }),
   EtransferDeposited: z.strictObject({
@@ -564,6 +566,7 @@ export const integrationMappings = {
       'expiresAt',
     ]),
     invoiceId: d.invoiceId ?? null,
+    orderId: d.orderId ?? null,
   })),
   EtransferSent: published(p.EtransferSent, (d) => pick(d, ['etransferId', 'companyId', 'sentAt'])),
   EtransferDeposited: published(p.EtransferDeposited, (d) =>
