@@ -88,7 +88,7 @@ export const fundingTurkish: FundingMessages = {
     open_etransfer: 'E-transferini aç',
     method_names: {
       terminal: 'Terminalde kart',
-      etransfer: 'Interac e-transfer',
+      etransfer: 'Interac e-transfer isteği',
     },
     status_names: {
       created: 'Oluşturuldu',
