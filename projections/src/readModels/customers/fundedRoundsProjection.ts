@@ -1,4 +1,4 @@
-import { asTokenOrderEvent, tokenOrderEventTypes } from '@issuer/events';
+import { asTokenOrderEvent } from '@issuer/events';
 import type { PoolClient } from 'pg';
 import type { Projection } from '../../projection';
 
