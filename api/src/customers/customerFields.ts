@@ -114,7 +114,7 @@ export interface NewCustomerInput extends Partial<CustomerProfile> {
 /**
  * An edit: any editable field, plus what react-admin sends back from the record it loaded (id,
  * times, version, the workflow's next steps, tokenBalance and percentageOwned, which the cap table
- * derives), which is ignored. The investor status may be sent unchanged; changing it takes its own
+ * derives, and roundId, which the customer's funded token orders derive), which is ignored. The investor status may be sent unchanged; changing it takes its own
  * command.
  */
 export const customerChangesSchema = z
@@ -133,9 +133,12 @@ export const customerChangesSchema = z
     // Derived from the cap table (issue 10): sent back with the record, never applied.
     tokenBalance: z.unknown().optional(),
     percentageOwned: z.unknown().optional(),
+    // Derived from the customer's token orders (issue 10): sent back with the record, never applied.
+    roundId: z.unknown().optional(),
   })
   .transform(
-    ({ tokenBalance: _balance, percentageOwned: _percentage, ...changes }) => changes,
+    ({ tokenBalance: _balance, percentageOwned: _percentage, roundId: _round, ...changes }) =>
+      changes,
   ) as unknown as z.ZodType<CustomerChangesInput>;
 
 export interface CustomerChangesInput extends Partial<CustomerProfile> {

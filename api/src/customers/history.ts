@@ -1,5 +1,5 @@
 import { asCustomerEvent, type EventStore, type RecordedEvent } from '@issuer/events';
-import { getUserNames } from '@issuer/projections';
+import { fundedRoundAsOf, getUserNames } from '@issuer/projections';
 import type { Pool } from 'pg';
 import { holderHistory } from '../capTable/holderHistory';
 import { latestSnapshot, type Snapshot, saveSnapshots, snapshotEvery } from './asOfSnapshots';
@@ -140,6 +140,7 @@ export type CustomerAsOf = CustomerRecord & { removed: boolean; asOf: string };
 /**
  * The customer as they were at `asOf`: the stream replayed in order up to the first event decided
  * after that moment, starting from the newest checkpoint the moment allows (asOfSnapshots.ts).
+ * Their roundId is derived like the record's: from their orders funded by then.
  * Undefined when they did not exist yet, or are another company's.
  */
 export async function customerAsOf(
@@ -174,8 +175,12 @@ export async function customerAsOf(
   }
   if (state.status === 'none' || state.companyId !== companyId) return undefined;
   await saveSnapshots(deps.pool, customerId, reached);
+  const record = recordOfState(state, stamp);
+  // The round of their most recent order whose money had arrived by then (issue 10).
+  const roundId = await fundedRoundAsOf(deps.pool, companyId, customerId, asOf);
   return {
-    ...recordOfState(state, stamp),
+    ...record,
+    roundId: roundId ?? record.roundId,
     removed: state.status === 'removed',
     asOf: asOf.toISOString(),
   };

@@ -2,6 +2,7 @@ import type { Projection } from '../projection';
 import { capTableProjection } from './capTable/capTableProjection';
 import { companiesProjection } from './companies/companiesProjection';
 import { customersProjection } from './customers/customersProjection';
+import { fundedRoundsProjection } from './customers/fundedRoundsProjection';
 import { moneyProjection } from './money/moneyProjection';
 import { revokedTokensProjection } from './revokedTokens/revokedTokensProjection';
 
@@ -78,10 +79,16 @@ export {
 } from './capTable/capTableProjection';
 
 /**
- * The customers read model (list, counts) and the cap table's, which the customers' answers read
- * (a holder's tokenBalance and percentageOwned), for the composition root.
+ * The customers read model (list, counts), the cap table's and the customers' funded orders, which
+ * the customers' answers read (a holder's tokenBalance and percentageOwned, a customer's
+ * roundId), for the composition root.
  */
-export const customerProjections: readonly Projection[] = [customersProjection, capTableProjection];
+export const customerProjections: readonly Projection[] = [
+  customersProjection,
+  capTableProjection,
+  fundedRoundsProjection,
+];
+export { fundedRoundAsOf } from './customers/fundedRoundsProjection';
 
 export {
   type EtransferFilter,

@@ -8,11 +8,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { capTableProjection } from '../capTable/capTableProjection';
 import { projectionDatabase, recorded } from '../testing';
 import { customersProjection } from './customersProjection';
+import { fundedRoundsProjection } from './fundedRoundsProjection';
 import { getCustomer, listCustomers, streamCustomers } from './queries';
 
 let db: Awaited<ReturnType<typeof projectionDatabase>>;
 beforeAll(async () => {
-  db = await projectionDatabase([customersProjection, capTableProjection]);
+  db = await projectionDatabase([customersProjection, capTableProjection, fundedRoundsProjection]);
 });
 afterAll(() => db.pool.end());
 

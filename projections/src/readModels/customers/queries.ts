@@ -7,6 +7,7 @@ import {
   type StoredCustomer,
   toCustomerRow,
 } from './customersProjection';
+import { fundedRoundSql } from './fundedRoundsProjection';
 
 type Queryable = Pool | PoolClient;
 
@@ -91,11 +92,17 @@ const heldShares = `(SELECT h.shares FROM cap_table_holders h
   WHERE h.company_id = customers.company_id AND h.customer_id = customers.customer_id)`;
 const issuedShares = `(SELECT sum(s.issued) FROM share_classes s
   WHERE s.company_id = customers.company_id)`;
+/**
+ * A customer's roundId is the round of their most recent token order whose funds were received
+ * (issue 10); before any, the value they were added or imported with.
+ */
+const derivedRound = `coalesce(${fundedRoundSql}, round_id)`;
 const derivedBalance = `coalesce(${heldShares}::double precision, token_balance)`;
 const derivedPercentage = `coalesce(round(${heldShares} * 100.0 / nullif(${issuedShares}, 0), 6)::double precision,
   percentage_owned)`;
-/** The stored columns with the two derived ones, for every answer (never for the projection). */
+/** The stored columns with the derived ones, for every answer (never for the projection). */
 const answeredColumns = customerColumns
+  .replace('round_id,', `${derivedRound} AS round_id,`)
   .replace('token_balance,', `${derivedBalance} AS token_balance,`)
   .replace('percentage_owned,', `${derivedPercentage} AS percentage_owned,`);
 
@@ -112,7 +119,7 @@ const jsonShape: Shape<string> = {
   columns: `json_build_object('id', customer_id, 'name', name, 'lastName', last_name,
     'nickname', nickname, 'avatar', avatar, 'company', company, 'jobTitle', job_title,
     'email', email, 'phone', phone, 'address', address, 'birthday', birthday, 'notes', notes,
-    'tags', tags, 'roundId', round_id, 'tokenPrice', token_price, 'tokenBalance', ${derivedBalance},
+    'tags', tags, 'roundId', ${derivedRound}, 'tokenPrice', token_price, 'tokenBalance', ${derivedBalance},
     'percentageOwned', ${derivedPercentage}, 'walletAddress', wallet_address, 'starred', starred,
     'leadStatus', lead_status, 'investorStatus', investor_status,
     'createdAt', ${isoText('created_at')}, 'updatedAt', ${isoText('updated_at')},
