@@ -191,18 +191,26 @@ describe('documents of 20 MB', () => {
 
   it('holds far less than the file in memory while streaming it in and out', async () => {
     const size = maxDocumentBytes;
-    const up = await peakGrowth(() => uploadOf(size));
-    expect(up.result.status, up.result.body).toBe(201);
-    const document = JSON.parse(up.result.body) as { id: string };
-    // Once unmeasured: pg keeps each pool connection's receive buffer at the largest message it
-    // read (a chunk's hex text, about 0.5 MB), which is the pool's, not what the stream holds.
-    await download(`/api/documents/${document.id}/content`);
-    const down = await peakGrowth(() => download(`/api/documents/${document.id}/content`));
-    expect(down.result).toMatchObject({ status: 200, size, sha256: up.result.sha256 });
-    console.log(`live memory growth: upload +${mb(up.growth)} MB, download +${mb(down.growth)} MB`);
+    // The least of three transfers each way: one-off allocations (a pooled connection's buffers,
+    // grown once to the largest message it carried, code compiled on first use) show in some runs
+    // only, while a server that held the file would show it in every one.
+    const ups: number[] = [];
+    const downs: number[] = [];
+    for (let run = 0; run < 3; run++) {
+      const up = await peakGrowth(() => uploadOf(size));
+      expect(up.result.status, up.result.body).toBe(201);
+      const document = JSON.parse(up.result.body) as { id: string };
+      const down = await peakGrowth(() => download(`/api/documents/${document.id}/content`));
+      expect(down.result).toMatchObject({ status: 200, size, sha256: up.result.sha256 });
+      ups.push(up.growth);
+      downs.push(down.growth);
+    }
+    console.log(
+      `live memory growth: upload +${ups.map(mb).join(', +')} MB, download +${downs.map(mb).join(', +')} MB`,
+    );
     // Client and server share this process: together they must hold well under the file.
-    expect(up.growth).toBeLessThan(size / 2);
-    expect(down.growth).toBeLessThan(size / 2);
+    expect(Math.min(...ups)).toBeLessThan(size / 2);
+    expect(Math.min(...downs)).toBeLessThan(size / 2);
   }, 180_000);
 
   it('refuses 20 MB + 1 byte with 413 and keeps nothing', async () => {
