@@ -1,15 +1,6 @@
 import Download from '@mui/icons-material/Download';
 import Policy from '@mui/icons-material/Policy';
-import {
-  Alert,
-  Box,
-  Button,
-  Drawer,
-  IconButton,
-  Link,
-  Typography,
-  useMediaQuery,
-} from '@mui/material';
+import { Box, Button, Drawer, IconButton, Link, Typography, useMediaQuery } from '@mui/material';
 import type { Theme } from '@mui/material/styles';
 import { useState } from 'react';
 import {
@@ -28,6 +19,7 @@ import {
 } from 'react-admin';
 import { Link as RouterLink } from 'react-router-dom';
 import { Detail } from '../lists/Detail';
+import { ListTotals } from '../lists/ListTotals';
 import { DateTime } from '../payments/Money';
 import { type AuditEntry, downloadAudit, recordPath } from './auditApi';
 
@@ -74,29 +66,6 @@ function ExportButton() {
     >
       {translate('app.audit.export')}
     </Button>
-  );
-}
-
-function Totals() {
-  const translate = useTranslate();
-  const { total, error, isPending } = useListContext();
-  if (error) {
-    return (
-      <Alert severity="error" sx={{ m: 1 }}>
-        {translate('app.audit.load_failed', { message: (error as Error).message })}
-      </Alert>
-    );
-  }
-  if (isPending || !total) return null;
-  return (
-    <Typography
-      variant="body2"
-      color="text.secondary"
-      sx={{ px: 2, py: 1 }}
-      data-testid="audit-totals"
-    >
-      {translate('app.audit.totals', { count: total.toLocaleString() })}
-    </Typography>
   );
 }
 
@@ -266,7 +235,7 @@ export default function AuditList() {
         empty={false}
         sx={{ '& .RaList-main': { minWidth: 0 } }}
       >
-        <Totals />
+        <ListTotals messages="app.audit" testId="audit-totals" />
         <AuditRows onOpen={setOpened} />
       </List>
       {opened && <AuditDrawer entry={opened} onClose={() => setOpened(null)} />}

@@ -1,5 +1,5 @@
 import SwapHoriz from '@mui/icons-material/SwapHoriz';
-import { Alert, Box, Chip, Typography, useMediaQuery } from '@mui/material';
+import { Box, Chip, Typography, useMediaQuery } from '@mui/material';
 import type { Theme } from '@mui/material/styles';
 import { lazy, Suspense, useState } from 'react';
 import {
@@ -16,6 +16,7 @@ import {
 } from 'react-admin';
 import { Navigate, useParams } from 'react-router-dom';
 import { customerFilter } from '../lists/customerFilter';
+import { ListTotals } from '../lists/ListTotals';
 import { ViewTabs } from '../lists/ViewTabs';
 import { DateTime, Money } from '../payments/Money';
 import { EtransferButtons } from './EtransferButtons';
@@ -59,29 +60,6 @@ function ListActions() {
 }
 
 /** The exact count of every matching e-transfer (not just this page), or why the list failed. */
-function Totals() {
-  const translate = useTranslate();
-  const { total, error, isPending } = useListContext();
-  if (error) {
-    return (
-      <Alert severity="error" sx={{ m: 1 }}>
-        {translate('app.etransfers.load_failed', { message: (error as Error).message })}
-      </Alert>
-    );
-  }
-  if (isPending || !total) return null;
-  return (
-    <Typography
-      variant="body2"
-      color="text.secondary"
-      sx={{ px: 2, py: 1 }}
-      data-testid="etransfers-totals"
-    >
-      {translate('app.etransfers.totals', { count: total.toLocaleString() })}
-    </Typography>
-  );
-}
-
 function NoEtransfers({ view }: { view: EtransferView }) {
   const translate = useTranslate();
   const { filterValues, error } = useListContext();
@@ -262,7 +240,7 @@ export default function EtransferList() {
         empty={false}
         sx={{ '& .RaList-main': { minWidth: 0 } }}
       >
-        <Totals />
+        <ListTotals messages="app.etransfers" testId="etransfers-totals" />
         <EtransferRows view={view} onOpen={setOpened} />
       </List>
       {opened && (

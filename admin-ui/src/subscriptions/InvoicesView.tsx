@@ -1,5 +1,5 @@
 import ReceiptLong from '@mui/icons-material/ReceiptLong';
-import { Alert, Box, Typography, useMediaQuery } from '@mui/material';
+import { Box, Typography, useMediaQuery } from '@mui/material';
 import type { Theme } from '@mui/material/styles';
 import { lazy, Suspense, useState } from 'react';
 import {
@@ -14,6 +14,7 @@ import {
   useTranslate,
 } from 'react-admin';
 import { customerFilter } from '../lists/customerFilter';
+import { ListTotals } from '../lists/ListTotals';
 import { DateTime, Money } from '../payments/Money';
 import { InvoiceStatusChip } from './StatusChip';
 import { type Invoice, invoiceStatuses } from './subscriptionApi';
@@ -40,29 +41,6 @@ function Period({ invoice }: { invoice: Invoice }) {
     <>
       <DateTime iso={invoice.periodStart} /> – <DateTime iso={invoice.periodEnd} />
     </>
-  );
-}
-
-function Totals() {
-  const translate = useTranslate();
-  const { total, error, isPending } = useListContext();
-  if (error) {
-    return (
-      <Alert severity="error" sx={{ m: 1 }}>
-        {translate('app.subscriptions.invoice.load_failed', { message: (error as Error).message })}
-      </Alert>
-    );
-  }
-  if (isPending || !total) return null;
-  return (
-    <Typography
-      variant="body2"
-      color="text.secondary"
-      sx={{ px: 2, py: 1 }}
-      data-testid="invoices-totals"
-    >
-      {translate('app.subscriptions.invoice.totals', { count: total.toLocaleString() })}
-    </Typography>
   );
 }
 
@@ -191,7 +169,7 @@ export function InvoicesView() {
         empty={false}
         sx={{ '& .RaList-main': { minWidth: 0 } }}
       >
-        <Totals />
+        <ListTotals messages="app.subscriptions.invoice" testId="invoices-totals" />
         <InvoiceRows onOpen={setOpened} />
       </List>
       {opened && (

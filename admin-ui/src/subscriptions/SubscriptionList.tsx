@@ -1,5 +1,5 @@
 import Autorenew from '@mui/icons-material/Autorenew';
-import { Alert, Box, Typography, useMediaQuery } from '@mui/material';
+import { Box, Typography, useMediaQuery } from '@mui/material';
 import type { Theme } from '@mui/material/styles';
 import { lazy, Suspense, useState } from 'react';
 import {
@@ -18,6 +18,7 @@ import {
 } from 'react-admin';
 import { Navigate, useParams } from 'react-router-dom';
 import { customerFilter } from '../lists/customerFilter';
+import { ListTotals } from '../lists/ListTotals';
 import { ViewTabs } from '../lists/ViewTabs';
 import { DateTime, Money } from '../payments/Money';
 import { InvoicesView } from './InvoicesView';
@@ -71,29 +72,6 @@ function ListActions() {
 }
 
 /** The exact count of every matching subscription (not just this page), or why the list failed. */
-function Totals() {
-  const translate = useTranslate();
-  const { total, error, isPending } = useListContext();
-  if (error) {
-    return (
-      <Alert severity="error" sx={{ m: 1 }}>
-        {translate('app.subscriptions.load_failed', { message: (error as Error).message })}
-      </Alert>
-    );
-  }
-  if (isPending || !total) return null;
-  return (
-    <Typography
-      variant="body2"
-      color="text.secondary"
-      sx={{ px: 2, py: 1 }}
-      data-testid="subscriptions-totals"
-    >
-      {translate('app.subscriptions.totals', { count: total.toLocaleString() })}
-    </Typography>
-  );
-}
-
 function NoSubscriptions() {
   const translate = useTranslate();
   const { filterValues, error } = useListContext();
@@ -266,7 +244,7 @@ export default function SubscriptionList() {
         empty={false}
         sx={{ '& .RaList-main': { minWidth: 0 } }}
       >
-        <Totals />
+        <ListTotals messages="app.subscriptions" testId="subscriptions-totals" />
         <SubscriptionRows onOpen={setOpened} />
       </List>
       {opened && (
