@@ -50,12 +50,32 @@ export interface ReadStreamOptions {
   recordedUntil?: Date;
 }
 
+/** Parts of a recorded event besides its type, data and position, which every read returns. */
+export type EventPart = 'id' | 'metadata' | 'streamId' | 'revision' | 'recordedAt';
+
+export const eventParts: readonly EventPart[] = [
+  'id',
+  'metadata',
+  'streamId',
+  'revision',
+  'recordedAt',
+];
+
 export interface ReadAllOptions {
   /** Return events strictly after this position; omit to start at the beginning. */
   after?: bigint;
   /** Upper bound on the number of events returned (default 1000). */
   maxCount?: number;
+  /**
+   * The parts to read (every part when omitted): the same for every event, or by event type
+   * (a type left out gets none). A store may leave the others out, and then touching one
+   * throws: it lets a rebuild fetch and decode only what its read models use.
+   */
+  parts?: readonly EventPart[] | PartsByType;
 }
+
+/** Event type → the parts to read of events of that type. */
+export type PartsByType = Readonly<Record<string, readonly EventPart[]>>;
 
 export interface SubscribeToAllOptions {
   /** Resume strictly after this position (a stored checkpoint); omit to start at the beginning. */

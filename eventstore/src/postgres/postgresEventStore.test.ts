@@ -1,9 +1,10 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import type { AllSubscription, NewEvent } from '@issuer/events';
 import { createTestDatabase, postgresServers, type TestDatabase } from '@issuer/test-support';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DuplicateEventIdError, PostgresEventStore } from './postgresEventStore';
+import { MIGRATIONS } from './postgresSchema';
 
 // Behaviour of the PostgreSQL adapter beyond the shared contract.
 for (const server of await postgresServers()) {
@@ -25,6 +26,13 @@ for (const server of await postgresServers()) {
     });
 
     describe('schema', () => {
+      it('keeps the released migrations exactly as released (a change needs a new entry)', () => {
+        const digest = (sql: string) => createHash('sha256').update(sql).digest('hex');
+        expect(digest(MIGRATIONS[0] ?? '')).toBe(
+          'c0c03980726646357cddc7a69ec89395fb05b7fd8e79fd502b279ecfeadccce8',
+        );
+      });
+
       it('given two stores starting at once on an empty database, then both migrate and work', async () => {
         const empty = await createTestDatabase(server);
         const first = new PostgresEventStore(empty.url);
@@ -74,6 +82,29 @@ for (const server of await postgresServers()) {
 
         await expect(appending).rejects.toBeInstanceOf(DuplicateEventIdError);
         expect(await store.readStream(other)).toEqual([]);
+      });
+
+      it('given an id of another stream in a blind append to an existing stream, then it fails and stores nothing', async () => {
+        const [stored] = newEvents(1);
+        if (!stored) throw new Error('expected an event');
+        await store.appendToStream(stream(), [stored], { expectedRevision: 'no_stream' });
+        const existing = stream();
+        const first = await store.appendToStream(existing, newEvents(1), {
+          expectedRevision: 'no_stream',
+        });
+
+        for (const expectedRevision of ['any', 'stream_exists'] as const) {
+          const appending = store.appendToStream(existing, [...newEvents(1), stored], {
+            expectedRevision,
+          });
+          await expect(appending).rejects.toBeInstanceOf(DuplicateEventIdError);
+        }
+        const [twice] = newEvents(1);
+        if (!twice) throw new Error('expected an event');
+        const doubled = store.appendToStream(existing, [twice, twice], { expectedRevision: 'any' });
+        await expect(doubled).rejects.toBeInstanceOf(DuplicateEventIdError);
+        expect((await store.readStream(existing)).map((event) => event.revision)).toEqual([0n]);
+        expect(first.nextExpectedRevision).toBe(0n);
       });
 
       it('given no events, then the append is refused', async () => {
