@@ -1,4 +1,4 @@
-import type { RecordedEvent } from '@issuer/events';
+import type { EventPart, RecordedEvent } from '@issuer/events';
 import type { PoolClient } from 'pg';
 
 /**
@@ -13,6 +13,11 @@ export interface Projection {
   name: string;
   /** Event types this read model reads; the runner passes only these. */
   handles: readonly string[];
+  /**
+   * Parts of each event `apply` uses besides its type, data and position; a rebuild reads and
+   * decodes only these (touching another then throws). Omitted: every part.
+   */
+  reads?: readonly EventPart[];
   /** Tables this read model owns; rebuild truncates them, the rebuild test compares them. */
   tables: readonly string[];
   /** Creates the tables if missing (idempotent DDL). */

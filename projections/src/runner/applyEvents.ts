@@ -5,6 +5,7 @@ import type { Projection } from '../projection';
 import { eventsAfter, handledEvents, lastPosition, NOTHING_APPLIED } from './batches';
 import { advanceCheckpoint, inCheckpointTransaction } from './checkpoints';
 import { describeError, recordFailure } from './failures';
+import type { IgnoredProgress } from './ignoredProgress';
 import { sleep } from './wakeSignal';
 
 export const DEFAULT_RETRY_DELAYS_MS: readonly number[] = [50, 200, 800];
@@ -19,6 +20,8 @@ export interface BatchTarget {
   retryDelaysMs: readonly number[];
   /** Cuts a retry pause short; the event is then left for the next start, not recorded. */
   abort?: AbortSignal;
+  /** Where batches with nothing to apply go; without it their checkpoint is written at once. */
+  ignoredProgress?: IgnoredProgress;
 }
 
 export interface BatchOutcome {
@@ -98,8 +101,12 @@ async function applyUntilFailure(
   }
 }
 
-/** Nothing to apply: one statement moves the checkpoint. */
+/** Nothing to apply: the checkpoint moves in memory (live runner) or with one statement. */
 async function advanceWithoutApplying(target: BatchTarget, end: bigint): Promise<Step> {
+  if (target.ignoredProgress) {
+    target.ignoredProgress.passed(end);
+    return { checkpoint: end, applied: 0, failed: 0 };
+  }
   const checkpoint = await advanceCheckpoint(target.pool, target.projection.name, end);
   return { checkpoint, applied: 0, failed: 0 };
 }

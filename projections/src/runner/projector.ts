@@ -29,6 +29,7 @@ export async function runProjector(options: ProjectorLoopOptions): Promise<void>
       checkpoint ??= await loadCheckpoint(options);
       const step = await applyNextBatch(options, checkpoint);
       checkpoint = step.checkpoint;
+      await target.ignoredProgress?.writeIfDue();
       if (!step.backlog) await sleepUntilWorthReading(options, seenGeneration, checkpoint);
     } catch (error) {
       if (target.abort.aborted) break;
@@ -37,6 +38,7 @@ export async function runProjector(options: ProjectorLoopOptions): Promise<void>
       await sleep(options.errorBackoffMs, target.abort);
     }
   }
+  await target.ignoredProgress?.write();
 }
 
 /**
@@ -50,7 +52,8 @@ async function sleepUntilWorthReading(
   checkpoint: bigint,
 ): Promise<void> {
   const { wake, target } = options;
-  const deadline = performance.now() + options.idlePollMs;
+  const untilDue = target.ignoredProgress?.dueInMs() ?? Number.POSITIVE_INFINITY;
+  const deadline = performance.now() + Math.min(options.idlePollMs, untilDue);
   let seen = seenGeneration;
   while (!target.abort.aborted) {
     if (wake.generation !== seen) {

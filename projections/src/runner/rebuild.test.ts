@@ -1,23 +1,18 @@
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { rebuildProjections, snapshotTables } from './rebuild';
 import { postgresServers, useServer } from './testing/database';
 import { counted, ignored } from './testing/events';
-import { type Fixture, fixture } from './testing/fixture';
+import { fixturePerTest } from './testing/fixture';
 import { STREAM_COUNTS_TABLE, streamCountsProjection } from './testing/streamCounts';
 
-let current: Fixture | undefined;
-afterEach(async () => {
-  await current?.close();
-  current = undefined;
-});
+const freshFixture = fixturePerTest();
 describe.each(await postgresServers())('on the $name PostgreSQL', (server) => {
   beforeAll(() => useServer(server));
 
   describe('read models rebuilt from event zero', () => {
     it('equal the incrementally built ones row by row', async () => {
       const projection = streamCountsProjection();
-      current = await fixture([projection]);
-      const f = current;
+      const f = await freshFixture([projection]);
       const runner = f.startRunner({ batchSize: 3 });
       let head = 0n;
       for (let round = 0; round < 40; round += 1) {
@@ -46,8 +41,7 @@ describe.each(await postgresServers())('on the $name PostgreSQL', (server) => {
 
     it('forget earlier failures', async () => {
       const projection = streamCountsProjection();
-      current = await fixture([projection]);
-      const f = current;
+      const f = await freshFixture([projection]);
       const position = await f.append('F-1', [counted()]);
       await f.pool.query(
         `INSERT INTO projection_failures (projection, position, event_id, event_type, error, attempts)

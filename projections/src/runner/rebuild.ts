@@ -1,4 +1,10 @@
-import type { EventStore, RecordedEvent } from '@issuer/events';
+import {
+  type EventPart,
+  type EventStore,
+  eventParts,
+  type PartsByType,
+  type RecordedEvent,
+} from '@issuer/events';
 import pg, { type Pool } from 'pg';
 import { type Logger, pino } from 'pino';
 import type { Projection } from '../projection';
@@ -42,8 +48,9 @@ export async function rebuildProjections(options: RebuildOptions): Promise<Rebui
   const headAtStart = await options.store.headPosition();
   await resetProjections(options.pool, options.projections);
   const targets = options.projections.map((projection) => rebuildTarget(options, projection));
+  const parts = partsRead(options.projections);
   const feed = new BatchFeed(
-    (after, maxCount) => options.store.readAll({ after, maxCount }),
+    (after, maxCount) => options.store.readAll({ after, maxCount, parts }),
     options.batchSize ?? 20_000,
     headAtStart ?? NOTHING_APPLIED,
     targets.length,
@@ -168,6 +175,21 @@ class BatchFeed {
     this.#waiting.delete(index);
     for (const resolve of list ?? []) resolve();
   }
+}
+
+/**
+ * What the projections use of each event, by type: read once for all of them. Always the id,
+ * which names an event that fails in `projection_failures`.
+ */
+function partsRead(projections: readonly Projection[]): PartsByType {
+  const byType: Record<string, Set<EventPart>> = {};
+  for (const projection of projections)
+    for (const type of projection.handles) {
+      const parts = byType[type] ?? new Set(['id']);
+      for (const part of projection.reads ?? eventParts) parts.add(part);
+      byType[type] = parts;
+    }
+  return Object.fromEntries(Object.entries(byType).map(([type, parts]) => [type, [...parts]]));
 }
 
 /** One transaction: empty tables, forget failures, put every checkpoint back before event zero. */

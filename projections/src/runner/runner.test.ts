@@ -1,20 +1,15 @@
 import type { RecordedEvent } from '@issuer/events';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { postgresServers, useServer } from './testing/database';
 import { counted, ignored } from './testing/events';
 import { eventually } from './testing/eventually';
-import { type Fixture, fixture } from './testing/fixture';
+import { type Fixture, fixturePerTest } from './testing/fixture';
 import { STREAM_COUNTS_TABLE, streamCountsProjection } from './testing/streamCounts';
 
-let current: Fixture | undefined;
-afterEach(async () => {
-  await current?.close();
-  current = undefined;
-});
+const freshFixture = fixturePerTest();
 
 async function given(options: Parameters<typeof streamCountsProjection>[0] = {}) {
-  current = await fixture([streamCountsProjection(options)]);
-  return current;
+  return freshFixture([streamCountsProjection(options)]);
 }
 
 async function rows(f: Fixture) {
@@ -29,6 +24,22 @@ async function caughtUp(f: Fixture, position: bigint) {
   expect(await runner.readModelWaiter.waitFor(position, 10_000)).toBe(true);
   return runner;
 }
+/** Counts the UPDATEs of the checkpoint rows from here on (a trigger, so nothing is missed). */
+async function countCheckpointWrites(f: Fixture) {
+  await f.pool.query(`
+    CREATE TABLE checkpoint_writes (n bigint NOT NULL);
+    INSERT INTO checkpoint_writes VALUES (0);
+    CREATE FUNCTION count_checkpoint_write() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN UPDATE checkpoint_writes SET n = n + 1; RETURN NULL; END $$;
+    CREATE TRIGGER count_writes AFTER UPDATE ON projection_checkpoints
+      FOR EACH ROW EXECUTE FUNCTION count_checkpoint_write();`);
+}
+
+async function checkpointWrites(f: Fixture): Promise<number> {
+  const { rows } = await f.pool.query<{ n: string }>('SELECT n FROM checkpoint_writes');
+  return Number(rows[0]?.n);
+}
+
 describe.each(await postgresServers())('on the $name PostgreSQL', (server) => {
   beforeAll(() => useServer(server));
 
@@ -70,10 +81,32 @@ describe.each(await postgresServers())('on the $name PostgreSQL', (server) => {
       const f = await given();
       const head = await f.append('X-1', [ignored(), ignored()]);
 
-      await caughtUp(f, head);
+      const runner = await caughtUp(f, head);
 
       expect(await rows(f)).toEqual([]);
+      await runner.stop();
       expect(await f.checkpointOf('stream_counts')).toBe(head);
+    });
+  });
+
+  describe('events it does not handle, arriving one by one', () => {
+    it('satisfy waiters at once, and their checkpoint is written about once a second, not per event', async () => {
+      const f = await given();
+      await countCheckpointWrites(f);
+      const runner = f.startRunner({ idlePollMs: 60_000 });
+      const started = performance.now();
+      let head = 0n;
+      for (let event = 0; event < 30; event += 1) {
+        head = await f.append(`I-${event}`, [ignored()]);
+        expect(await runner.readModelWaiter.waitFor(head, 2_000)).toBe(true);
+      }
+      const seconds = (performance.now() - started) / 1000;
+      expect(await checkpointWrites(f)).toBeLessThanOrEqual(Math.ceil(seconds) + 1);
+      await eventually(
+        async () => (await f.checkpointOf('stream_counts')) === head,
+        3_000,
+        'the checkpoint to be written',
+      );
     });
   });
 

@@ -4,6 +4,7 @@ import type { Logger } from 'pino';
 import type { Projection } from '../projection';
 import { DEFAULT_RETRY_DELAYS_MS } from './applyEvents';
 import { CheckpointTracker } from './checkpointTracker';
+import { IgnoredProgress } from './ignoredProgress';
 import { wakeOnNewEvents } from './newEventWakes';
 import { CheckpointNotifier } from './notifier';
 import { runProjector } from './projector';
@@ -120,14 +121,16 @@ export class ProjectorRunner {
 
   #loopOptions(projection: Projection, readAhead: ReadAhead) {
     const options = this.#options;
+    const logger = options.logger.child({ projection: projection.name });
     return {
       target: {
         pool: options.pool,
         projection,
         handles: new Set(projection.handles),
-        logger: options.logger.child({ projection: projection.name }),
+        logger,
         retryDelaysMs: options.retryDelaysMs ?? DEFAULT_RETRY_DELAYS_MS,
         abort: this.#stopping.signal,
+        ignoredProgress: new IgnoredProgress(options.pool, projection.name, logger),
       },
       readAhead,
       wake: this.#wake,

@@ -1,24 +1,19 @@
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { migrateProjections } from './schema';
 import { readProjectionStatus } from './status';
 import { poolFor, postgresServers, useServer } from './testing/database';
 import { counted } from './testing/events';
 import { visible } from './testing/eventually';
-import { type Fixture, fixture } from './testing/fixture';
+import { fixturePerTest } from './testing/fixture';
 import { streamCountsProjection } from './testing/streamCounts';
 
-let current: Fixture | undefined;
-afterEach(async () => {
-  await current?.close();
-  current = undefined;
-});
+const freshFixture = fixturePerTest();
 describe.each(await postgresServers())('on the $name PostgreSQL', (server) => {
   beforeAll(() => useServer(server));
 
   describe('projection status', () => {
     it('reports the backlog and its age before the runner starts, and none after', async () => {
-      current = await fixture([streamCountsProjection()]);
-      const f = current;
+      const f = await freshFixture([streamCountsProjection()]);
       await f.append('S-1', [counted(), counted(), counted()]);
       const head = await f.append('S-2', [counted()]);
       await visible(f.store, head);
@@ -46,7 +41,7 @@ describe.each(await postgresServers())('on the $name PostgreSQL', (server) => {
     });
 
     it('caps the counted backlog', async () => {
-      current = await fixture([streamCountsProjection()]);
+      const current = await freshFixture([streamCountsProjection()]);
       const head = await current.append(
         'S-1',
         Array.from({ length: 12 }, () => counted()),
@@ -66,7 +61,7 @@ describe.each(await postgresServers())('on the $name PostgreSQL', (server) => {
 
   describe('migrations', () => {
     it('run safely from two processes at once, and again', async () => {
-      current = await fixture([]);
+      const current = await freshFixture([]);
       const otherPool = poolFor(current.databaseUrl);
       const projections = [streamCountsProjection()];
       try {

@@ -71,8 +71,7 @@ export const auditProjection: Projection = {
         ...numbers,
       ]);
     }
-    await insertRows(client, records);
-    await storeCounters(client, counters, changed);
+    await insertRowsAndCounters(client, records, counterRecords(counters, changed));
   },
 };
 
@@ -106,27 +105,38 @@ async function loadCounters(client: PoolClient, rows: readonly AuditRow[]) {
   return counters;
 }
 
-async function insertRows(client: PoolClient, records: readonly unknown[][]) {
+/** The rows and their counters in one statement: one round trip per batch. */
+async function insertRowsAndCounters(
+  client: PoolClient,
+  records: readonly unknown[][],
+  counters: readonly unknown[][],
+) {
   if (records.length === 0) return;
   await client.query(
-    `INSERT INTO audit_events (company_id, position, event_id, event_type, stream_id, resource,
-       record_id, actor_id, at, occurred_at, reason, details, n_all, n_actor, n_type, n_record)
-     SELECT r->>0, (r->>1)::bigint, r->>2, r->>3, r->>4, r->>5, r->>6, r->>7,
-            (r->>8)::timestamptz, (r->>9)::timestamptz, r->>10, r->11, (r->>12)::bigint,
-            (r->>13)::bigint, (r->>14)::bigint, (r->>15)::bigint
-       FROM jsonb_array_elements($1::jsonb) AS r
-     ON CONFLICT (company_id, position) DO NOTHING`,
-    [JSON.stringify(records)],
+    `WITH inserted AS (
+       INSERT INTO audit_events (company_id, position, event_id, event_type, stream_id, resource,
+         record_id, actor_id, at, occurred_at, reason, details, n_all, n_actor, n_type, n_record)
+       SELECT r->>0, (r->>1)::bigint, r->>2, r->>3, r->>4, r->>5, r->>6, r->>7,
+              (r->>8)::timestamptz, (r->>9)::timestamptz, r->>10, r->11, (r->>12)::bigint,
+              (r->>13)::bigint, (r->>14)::bigint, (r->>15)::bigint
+         FROM jsonb_array_elements($1::jsonb) AS r
+       ON CONFLICT (company_id, position) DO NOTHING
+     )
+     INSERT INTO audit_counts (company_id, dimension, value, total, last_at, last_position)
+     SELECT r->>0, r->>1, r->>2, (r->>3)::bigint, (r->>4)::timestamptz, (r->>5)::bigint
+       FROM jsonb_array_elements($2::jsonb) AS r
+     ON CONFLICT (company_id, dimension, value) DO UPDATE
+       SET total = EXCLUDED.total, last_at = EXCLUDED.last_at,
+           last_position = EXCLUDED.last_position`,
+    [JSON.stringify(records), JSON.stringify(counters)],
   );
 }
 
-async function storeCounters(
-  client: PoolClient,
+function counterRecords(
   counters: ReadonlyMap<string, Counter>,
   changed: ReadonlySet<string>,
-) {
-  if (changed.size === 0) return;
-  const records = [...changed].map((key) => {
+): unknown[][] {
+  return [...changed].map((key) => {
     const counter = counters.get(key) as Counter;
     return [
       ...(JSON.parse(key) as string[]),
@@ -135,13 +145,4 @@ async function storeCounters(
       counter.lastPosition.toString(),
     ];
   });
-  await client.query(
-    `INSERT INTO audit_counts (company_id, dimension, value, total, last_at, last_position)
-     SELECT r->>0, r->>1, r->>2, (r->>3)::bigint, (r->>4)::timestamptz, (r->>5)::bigint
-       FROM jsonb_array_elements($1::jsonb) AS r
-     ON CONFLICT (company_id, dimension, value) DO UPDATE
-       SET total = EXCLUDED.total, last_at = EXCLUDED.last_at,
-           last_position = EXCLUDED.last_position`,
-    [JSON.stringify(records)],
-  );
 }

@@ -60,6 +60,7 @@ CREATE INDEX IF NOT EXISTS companies_symbol_idx ON companies (symbol);
 export const companiesProjection: Projection = {
   name: 'companies',
   handles: companyEventTypes,
+  reads: [],
   tables: ['companies'],
   async migrate(client) {
     await client.query(migration);

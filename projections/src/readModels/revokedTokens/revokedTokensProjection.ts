@@ -38,6 +38,7 @@ export interface RevokedToken {
 export const revokedTokensProjection: Projection = {
   name: 'revoked_tokens',
   handles: ['UserSignedOut'],
+  reads: ['metadata'],
   tables: ['revoked_tokens'],
   async migrate(client) {
     await client.query(migration);

@@ -44,6 +44,7 @@ const handledTypes = ['UserRegistered', 'UserSettingsUpdated', 'UserPasswordChan
 export const usersProjection: Projection = {
   name: 'users',
   handles: handledTypes,
+  reads: [],
   tables: ['users'],
   async migrate(client) {
     await client.query(migration);

@@ -2,6 +2,7 @@ import type { EventStore, NewEvent } from '@issuer/events';
 import { PostgresEventStore } from '@issuer/eventstore';
 import type pg from 'pg';
 import { type Logger, pino } from 'pino';
+import { afterEach } from 'vitest';
 import type { Projection } from '../../projection';
 import { ProjectorRunner, type ProjectorRunnerOptions } from '../runner';
 import { migrateProjections } from '../schema';
@@ -25,6 +26,19 @@ export interface Fixture {
   startRunner(options?: Partial<ProjectorRunnerOptions>): ProjectorRunner;
   checkpointOf(name: string): Promise<bigint | undefined>;
   close(): Promise<void>;
+}
+
+/** A fixture per test, closed after it: `const fresh = fixturePerTest()`, then `await fresh([...])`. */
+export function fixturePerTest(): (projections: readonly Projection[]) => Promise<Fixture> {
+  let current: Fixture | undefined;
+  afterEach(async () => {
+    await current?.close();
+    current = undefined;
+  });
+  return async (projections) => {
+    current = await fixture(projections);
+    return current;
+  };
 }
 
 export async function fixture(projections: readonly Projection[]): Promise<Fixture> {
