@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { Pool, PoolClient } from 'pg';
 
 export type Queryable = Pool | PoolClient;
@@ -74,8 +75,8 @@ export interface ListTable<Field extends string> {
   id: string;
   sortColumns: Record<Field, string>;
   /**
-   * The row as the API shows it, built by PostgreSQL (a `json_build_object(…)` over `columns`):
-   * pages then come back as one text column per row (`json__`), nothing decoded or mapped in Node.
+   * The column holding the row as the API shows it (JSON text, kept by the table's trigger):
+   * pages then come back as one text column per row (`json__`), nothing decoded or mapped.
    */
   json?: string;
 }
@@ -87,7 +88,11 @@ export interface JsonRow {
 
 /** What a page selects from rows that have `columns`: those, or the row's JSON when there is one. */
 const shown = <Field extends string>(spec: ListTable<Field>) =>
-  spec.json ? `${spec.json}::text AS json__` : spec.columns;
+  spec.json ? `${spec.json} AS json__` : spec.columns;
+
+/** What a page's matches must carry: the columns, and the JSON when the page shows it. */
+const carried = <Field extends string>(spec: ListTable<Field>) =>
+  spec.json ? `${spec.columns}, ${spec.json}` : spec.columns;
 
 /** The total of a filter as `money_counts` keeps it: a sum over values of one dimension. */
 export interface CountedDimension {
@@ -185,14 +190,18 @@ async function pageWithTotals<Stored, Field extends string>(
   const counted = query.counted;
   if (!counted) return undefined;
   const n = query.where.params.length;
-  const totals = (column: string) =>
-    `(SELECT coalesce(sum(${column}), 0) FROM money_counts WHERE company_id = $${n + 1}
-       AND list = $${n + 2} AND dimension = $${n + 3} AND value = ANY($${n + 4}))`;
-  const { rows } = await db.query<Record<string, unknown> & { total__: string; net__: string }>(
-    `SELECT ${shown(spec)}, ${totals('total')} AS total__, ${totals('net_cents')} AS net__
-       FROM ${spec.table} WHERE ${query.where.sql}
-      ORDER BY ${orderBy(spec, query.sort)} LIMIT $${n + 5} OFFSET $${n + 6}`,
-    [
+  const text = `SELECT ${shown(spec)}, totals__.total AS total__, totals__.net AS net__
+      FROM (SELECT ${carried(spec)} FROM ${spec.table} WHERE ${query.where.sql}
+             ORDER BY ${orderBy(spec, query.sort)} LIMIT $${n + 5} OFFSET $${n + 6}) page__,
+       (SELECT coalesce(sum(total), 0) AS total, coalesce(sum(net_cents), 0) AS net
+         FROM money_counts WHERE company_id = $${n + 1} AND list = $${n + 2}
+          AND dimension = $${n + 3} AND value = ANY($${n + 4})) totals__
+     ORDER BY ${orderBy(spec, query.sort)}`;
+  const { rows } = await db.query<Record<string, unknown> & { total__: string; net__: string }>({
+    // The hottest read: prepared once per connection, it is not parsed and planned again.
+    name: preparedName(text),
+    text,
+    values: [
       ...query.where.params,
       query.companyId,
       counted.list,
@@ -201,7 +210,7 @@ async function pageWithTotals<Stored, Field extends string>(
       limit,
       start,
     ],
-  );
+  });
   const first = rows[0];
   if (!first) return undefined;
   return {
@@ -209,6 +218,20 @@ async function pageWithTotals<Stored, Field extends string>(
     total: Number(first.total__),
     netCents: BigInt(first.net__),
   };
+}
+
+/**
+ * A prepared statement's name for a query text, worked out once per text. Only for texts drawn
+ * from a small fixed set (each connection keeps every statement it prepared).
+ */
+const preparedNames = new Map<string, string>();
+function preparedName(text: string): string {
+  let name = preparedNames.get(text);
+  if (!name) {
+    name = `list_${createHash('sha1').update(text).digest('hex').slice(0, 20)}`;
+    preparedNames.set(text, name);
+  }
+  return name;
 }
 
 /** Undefined when there are more than `fewMatches` matches. */
@@ -223,7 +246,7 @@ async function fewMatchesPage<Stored, Field extends string>(
   const net = query.netColumn ? `coalesce(sum(${query.netColumn}), 0)` : '0';
   const { rows } = await db.query<Record<string, unknown> & { total__: string; net__: string }>(
     `WITH matches AS MATERIALIZED (
-       SELECT ${spec.columns} FROM ${spec.table} WHERE ${query.where.sql} LIMIT ${fewMatches + 1}
+       SELECT ${carried(spec)} FROM ${spec.table} WHERE ${query.where.sql} LIMIT ${fewMatches + 1}
      ), totals AS (SELECT count(*) AS total__, ${net} AS net__ FROM matches)
      SELECT * FROM totals LEFT JOIN LATERAL (
        SELECT ${shown(spec)} FROM matches ORDER BY ${orderBy(spec, query.sort)}
@@ -259,13 +282,13 @@ async function page<Stored, Field extends string>(
   materialized = false,
 ): Promise<Stored[]> {
   const n = where.params.length;
-  const matches = `SELECT ${spec.columns} FROM ${spec.table} WHERE ${where.sql}`;
+  const ordered = `ORDER BY ${orderBy(spec, sort)} LIMIT $${n + 1} OFFSET $${n + 2}`;
   const { rows } = await db.query(
     materialized
-      ? `WITH matches AS MATERIALIZED (${matches}) SELECT ${shown(spec)} FROM matches
-          ORDER BY ${orderBy(spec, sort)} LIMIT $${n + 1} OFFSET $${n + 2}`
-      : `SELECT ${shown(spec)} FROM ${spec.table} WHERE ${where.sql}
-          ORDER BY ${orderBy(spec, sort)} LIMIT $${n + 1} OFFSET $${n + 2}`,
+      ? `WITH matches AS MATERIALIZED (
+           SELECT ${carried(spec)} FROM ${spec.table} WHERE ${where.sql}
+         ) SELECT ${shown(spec)} FROM matches ${ordered}`
+      : `SELECT ${shown(spec)} FROM ${spec.table} WHERE ${where.sql} ${ordered}`,
     [...where.params, limit, offset],
   );
   return rows as Stored[];

@@ -11,7 +11,12 @@ import {
 import { moneyProjection } from './moneyProjection';
 import { getPayment, listPayments } from './paymentQueries';
 import { paymentEvents } from './testing';
-import { getTransaction, listTransactions, streamTransactions } from './transactionQueries';
+import {
+  getTransaction,
+  listTransactions,
+  listTransactionsJson,
+  streamTransactions,
+} from './transactionQueries';
 
 let db: Awaited<ReturnType<typeof projectionDatabase>>;
 let nextPosition = 1n;
@@ -59,6 +64,19 @@ const expectConsistent = async (companyId: string, availableCents: bigint) => {
   expect(check).toMatchObject({ balanced: true, availableCents });
   expect(await getAvailableBalance(db.pool, companyId)).toBe(availableCents);
 };
+
+/** The transactions list's first page as the API answers it (the rows' stored JSON). */
+const shownInList = async (companyId: string) =>
+  JSON.parse(
+    (
+      await listTransactionsJson(db.pool, {
+        companyId,
+        sort: { field: 'createdAt', order: 'DESC' },
+        range: { start: 0, end: 24 },
+        filter: {},
+      })
+    ).json,
+  ) as Record<string, unknown>[];
 
 describe('a payment through its life', () => {
   const p = paymentEvents('co-a', 'pay-1');
@@ -365,6 +383,9 @@ describe('names', () => {
       customerName: 'Grace Murray',
       terminalName: 'Till 2',
     });
+    expect(await shownInList('co-n')).toMatchObject([
+      { id: 'pay-n', customerName: 'Grace Murray', terminalName: 'Till 2' },
+    ]);
     expect((await transactions('co-n', { filter: { q: 'murray' } })).total).toBe(1);
     expect((await transactions('co-n', { filter: { q: 'hopper' } })).total).toBe(0);
   });
@@ -375,6 +396,7 @@ describe('names', () => {
     ]);
     expect((await getPayment(db.pool, 'co-n', 'pay-n'))?.terminalName).toBeNull();
     expect((await getTransaction(db.pool, 'co-n', 'pay-n'))?.terminalName).toBeNull();
+    expect(await shownInList('co-n')).toMatchObject([{ id: 'pay-n', terminalName: null }]);
   });
 });
 

@@ -1,5 +1,4 @@
 import type { Pool } from 'pg';
-import { isoText } from '../isoText';
 import {
   addMoneySearch,
   type CountedDimension,
@@ -89,14 +88,6 @@ export async function listTransactions(
   return { rows: list.rows.map(toTransactionRow), total: list.total, netCents: list.netCents };
 }
 
-/** A transaction as the API shows it (the contract's Transaction resource), built by PostgreSQL. */
-const transactionJson = `json_build_object('id', transaction_id, 'kind', kind, 'status', status,
-  'amountCents', amount_cents, 'netCents', net_cents, 'currency', currency,
-  'paymentId', payment_id, 'refundReason', refund_reason, 'customerId', customer_id,
-  'customerName', customer_name, 'terminalId', terminal_id, 'terminalName', terminal_name,
-  'description', description, 'cardBrand', card_brand, 'cardLast4', card_last4,
-  'createdAt', ${isoText('created_at')})`;
-
 export interface TransactionJsonList {
   /** The page as the API answers it: a JSON array of Transaction resources. */
   json: string;
@@ -114,7 +105,7 @@ export async function listTransactionsJson(
   db: Queryable,
   query: TransactionListQuery,
 ): Promise<TransactionJsonList> {
-  const list = await transactionPage<JsonRow>(db, { ...table, json: transactionJson }, query);
+  const list = await transactionPage<JsonRow>(db, { ...table, json: 'api_json' }, query);
   return {
     json: `[${list.rows.map((row) => row.json__).join(',')}]`,
     shown: list.rows.length,
