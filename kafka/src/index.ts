@@ -1,4 +1,5 @@
 export { createIdempotentProducer, createKafka } from './client';
+export { type LaneRequests, ProducerLanes, produceRequests, sendRequests } from './lanes';
 export * from './publisher';
 export * from './republish';
 export type { KafkaSettings } from './settings';

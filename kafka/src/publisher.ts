@@ -1,6 +1,7 @@
 import {
   type EventStore,
   type IntegrationMessage,
+  integrationTopics,
   type RecordedEvent,
   toIntegrationMessage,
 } from '@issuer/events';
@@ -15,10 +16,11 @@ import {
   WakeSignal,
   wakeOnNewEvents,
 } from '@issuer/projections';
-import type { Kafka, Producer, TopicMessages } from 'kafkajs';
+import type { Kafka, Producer } from 'kafkajs';
 import type { Pool } from 'pg';
 import type { Logger } from 'pino';
-import { createIdempotentProducer, createKafka } from './client';
+import { createKafka } from './client';
+import { type LaneRequests, ProducerLanes, produceRequests, sendRequests } from './lanes';
 import { PublisherLeadership } from './leadership';
 import type { KafkaSettings } from './settings';
 import { ensureTopics } from './topics';
@@ -41,6 +43,10 @@ export interface KafkaPublisherOptions {
   name?: string;
   /** Events per read and per Kafka batch. Default 5000. */
   batchSize?: number;
+  /** Producers sending side by side, each owning a share of the partitions. Default 3. */
+  lanes?: number;
+  /** Batches sent and not yet acknowledged, at most. Default 4. */
+  maxBatchesInFlight?: number;
   /** Re-read while idle even without a wake. Default 1000 ms. */
   idlePollMs?: number;
   /** Pause after a failure, doubled each time up to `maxBackoffMs`. Defaults 200 ms and 5 s. */
@@ -65,7 +71,8 @@ type PublisherState = 'starting' | 'publishing' | 'standby' | 'retrying' | 'stop
 /**
  * Publishes every stored event to Kafka, in global order, as one more subscriber of the event
  * store with its own checkpoint: read a batch after the checkpoint, send it (acks=all, idempotent
- * producer), and only after the broker acknowledged, move the checkpoint. A crash between the two
+ * producers, a few batches in flight), and only once the broker acknowledged it and every batch
+ * before it, move the checkpoint. A crash between the two
  * resends that batch (same event ids); a broker outage only delays it. One instance publishes at a
  * time (a PostgreSQL advisory lock), others stand by.
  */
@@ -78,10 +85,9 @@ export class KafkaPublisher {
   readonly #leadership: PublisherLeadership;
   #running: Promise<void>[] = [];
   #newEventWakes: ReturnType<typeof wakeOnNewEvents> | undefined;
-  #producer: Producer | undefined;
+  #lanes: ProducerLanes | undefined;
+  #inFlight: InFlightBatches | undefined;
   #state: PublisherState = 'starting';
-  /** When the batch now waiting for the broker's acknowledgement was sent. */
-  #sendingSince: number | undefined;
   #lastError: string | null = null;
   #progressListeners = new Set<(position: bigint) => void>();
 
@@ -118,7 +124,7 @@ export class KafkaPublisher {
     // A send the producer keeps retrying (broker away) must not hold up a shutdown: the batch is
     // not checkpointed, so the next start sends it again.
     await Promise.race([Promise.all(this.#running), sleep(stopWaitMs)]);
-    await this.#dropProducer();
+    await this.#dropLanes();
     await this.#leadership.release();
     this.#state = 'stopped';
     this.#options.logger.info({ publisher: this.name }, 'Kafka publisher stopped');
@@ -146,7 +152,8 @@ export class KafkaPublisher {
 
   /** The producer retries a send itself while the broker is away: a long wait is an outage. */
   #liveState(): Pick<PublisherStatus, 'state' | 'lastError'> {
-    const waitedMs = this.#sendingSince === undefined ? 0 : performance.now() - this.#sendingSince;
+    const since = this.#inFlight?.waitingSince;
+    const waitedMs = since === undefined ? 0 : performance.now() - since;
     if (waitedMs < slowAcknowledgementMs) return { state: this.#state, lastError: this.#lastError };
     return {
       state: 'retrying',
@@ -165,7 +172,7 @@ export class KafkaPublisher {
       } catch (error) {
         if (abort.aborted) break;
         // A producer whose send failed may be confused about its sequence numbers: start afresh.
-        await this.#dropProducer();
+        await this.#dropLanes();
         this.#state = 'retrying';
         this.#lastError = error instanceof Error ? error.message : String(error);
         this.#options.logger.warn(
@@ -186,60 +193,83 @@ export class KafkaPublisher {
       return;
     }
     await ensureTopics(this.#kafka, this.#options.settings);
-    const producer = await this.#connectedProducer();
+    const lanes = await this.#connectedLanes();
+    const inFlight = new InFlightBatches(lanes);
+    this.#inFlight = inFlight;
     let checkpoint = await this.#storedCheckpoint();
+    let sentUpTo = checkpoint;
     this.#state = 'publishing';
-    // The next batch is read and mapped while the broker works on the current one.
+    const settleOldest = async () => {
+      checkpoint = await this.#settle(inFlight);
+      onSuccess();
+    };
+    // The next batch is read and mapped while the broker works on the ones in flight.
     let prefetched: Promise<PreparedBatch> | undefined;
     while (!abort.aborted) {
       this.#leadership.assertHeld();
       const seenGeneration = this.#wake.generation;
-      const batch = await (prefetched ?? this.#prepare(readAfter(checkpoint)));
+      const batch = await (prefetched ?? this.#prepare(readAfter(sentUpTo), lanes));
       prefetched = undefined;
       if (batch.last === undefined) {
+        if (inFlight.size > 0) {
+          while (inFlight.size > 0) await settleOldest();
+          continue;
+        }
         if (!this.#wake.hasNewsFor(seenGeneration, checkpoint))
           await this.#wake.waitForWake(seenGeneration, this.#options.idlePollMs ?? 1_000);
         continue;
       }
+      sentUpTo = batch.last;
       if (batch.full) {
-        prefetched = this.#prepare(batch.last);
+        prefetched = this.#prepare(batch.last, lanes);
         prefetched.catch(() => {}); // surfaces when taken; never an unhandled rejection
       }
-      this.#sendingSince = performance.now();
-      await sendRequests(producer, batch.requests).finally(() => {
-        this.#sendingSince = undefined;
-      });
-      checkpoint = await advanceCheckpoint(this.#options.pool, this.name, batch.last);
-      this.#lastError = null;
-      this.#state = 'publishing';
-      onSuccess();
-      for (const listener of this.#progressListeners) listener(checkpoint);
+      inFlight.dispatch(batch.last, batch.lanes);
+      // Caught up: settle now, so the checkpoint and status follow a trickle of events closely.
+      const limit = batch.full ? (this.#options.maxBatchesInFlight ?? 4) : 1;
+      while (inFlight.size >= limit) await settleOldest();
     }
+    // Stopping: what the broker acknowledges before `stop()` gives up is checkpointed.
+    while (inFlight.size > 0) await settleOldest();
   }
 
-  async #prepare(after: bigint | undefined): Promise<PreparedBatch> {
+  /** Waits for the oldest batch in flight, then moves the checkpoint to its last event. */
+  async #settle(inFlight: InFlightBatches): Promise<bigint> {
+    const last = await inFlight.acknowledgeOldest();
+    const checkpoint = await advanceCheckpoint(this.#options.pool, this.name, last);
+    this.#lastError = null;
+    this.#state = 'publishing';
+    for (const listener of this.#progressListeners) listener(checkpoint);
+    return checkpoint;
+  }
+
+  async #prepare(after: bigint | undefined, lanes: ProducerLanes): Promise<PreparedBatch> {
     const batchSize = this.#options.batchSize ?? 5_000;
     const events = await this.#options.store.readAll({ after, maxCount: batchSize });
     const messages = integrationMessagesOf(events, this.#options.settings.topicPrefix);
     return {
       last: events.at(-1)?.position,
       full: events.length >= batchSize,
-      requests: [...produceRequests(messages)],
+      lanes: lanes.split(messages),
     };
   }
 
-  async #connectedProducer(): Promise<Producer> {
-    if (this.#producer) return this.#producer;
-    const producer = createIdempotentProducer(this.#kafka);
-    await producer.connect();
-    this.#producer = producer;
-    return producer;
+  async #connectedLanes(): Promise<ProducerLanes> {
+    if (this.#lanes) return this.#lanes;
+    const { settings } = this.#options;
+    this.#lanes = await ProducerLanes.connect(
+      this.#kafka,
+      integrationTopics(settings.topicPrefix),
+      this.#options.lanes ?? 3,
+    );
+    return this.#lanes;
   }
 
-  async #dropProducer(): Promise<void> {
-    const producer = this.#producer;
-    this.#producer = undefined;
-    await producer?.disconnect().catch(() => {});
+  async #dropLanes(): Promise<void> {
+    const lanes = this.#lanes;
+    this.#lanes = undefined;
+    this.#inFlight = undefined;
+    await lanes?.disconnect();
   }
 
   async #storedCheckpoint(): Promise<bigint> {
@@ -249,19 +279,58 @@ export class KafkaPublisher {
   }
 }
 
-/**
- * Bytes of records per produce request. The broker refuses a partition's record batch over its
- * `message.max.bytes` (1 MB by default), so a large catch-up batch goes out in several requests.
- */
-const maxRequestBytes = 900_000;
-
-/** A batch read from the store, mapped and cut into produce requests, ready to send. */
+/** A batch read from the store, mapped and cut into each lane's produce requests, ready to send. */
 interface PreparedBatch {
   /** Position of its last event (internal-only ones included); undefined when nothing was new. */
   last: bigint | undefined;
   /** A full batch means more may be waiting. */
   full: boolean;
-  requests: TopicMessages[][];
+  lanes: LaneRequests[];
+}
+
+/**
+ * Batches sent and not yet checkpointed, oldest first. A lane sends a batch's share only after
+ * its share of every earlier batch was acknowledged (and never after one failed), so each
+ * partition's log is always a gap-free prefix of the publication order; the checkpoint moves
+ * batch by batch, oldest first, and so never passes a batch the broker has not acknowledged.
+ */
+class InFlightBatches {
+  readonly #batches: { last: bigint; acknowledged: Promise<unknown> }[] = [];
+  #laneTails: Promise<void>[];
+  /** Since when the oldest batch has been waiting for the broker: undefined when none is. */
+  waitingSince: number | undefined;
+
+  constructor(private readonly lanes: ProducerLanes) {
+    this.#laneTails = Array.from({ length: lanes.count }, () => Promise.resolve());
+  }
+
+  get size(): number {
+    return this.#batches.length;
+  }
+
+  dispatch(last: bigint, laneRequests: readonly LaneRequests[]): void {
+    const sends = laneRequests.map((requests, lane) => {
+      const sent = (this.#laneTails[lane] ?? Promise.resolve()).then(() =>
+        this.lanes.send(lane, requests),
+      );
+      this.#laneTails[lane] = sent;
+      return sent;
+    });
+    const acknowledged = Promise.all(sends);
+    acknowledged.catch(() => {}); // a failure surfaces when its batch is settled
+    this.#batches.push({ last, acknowledged });
+    this.waitingSince ??= performance.now();
+  }
+
+  /** Resolves with the oldest batch's last position once the broker acknowledged all of it. */
+  async acknowledgeOldest(): Promise<bigint> {
+    const oldest = this.#batches[0];
+    if (!oldest) throw new Error('no batch in flight');
+    await oldest.acknowledged;
+    this.#batches.shift();
+    this.waitingSince = this.#batches.length > 0 ? performance.now() : undefined;
+    return oldest.last;
+  }
 }
 
 /**
@@ -288,47 +357,4 @@ function integrationMessagesOf(
     if (message !== undefined) messages.push(message);
   }
   return messages;
-}
-
-/** One request at a time: the idempotent producer keeps each partition in this order. */
-async function sendRequests(
-  producer: Producer,
-  requests: Iterable<TopicMessages[]>,
-): Promise<void> {
-  for (const topicMessages of requests) await producer.sendBatch({ acks: -1, topicMessages });
-}
-
-/** Records in send order, cut into produce requests under the size limit, grouped by topic. */
-export function* produceRequests(
-  messages: readonly IntegrationMessage[],
-): Generator<TopicMessages[]> {
-  let request = new Map<string, TopicMessages['messages']>();
-  let requestBytes = 0;
-  for (const { topic, key, value, headers } of messages) {
-    const bytes = approximateSize(key, value, headers);
-    if (requestBytes > 0 && requestBytes + bytes > maxRequestBytes) {
-      yield asTopicMessages(request);
-      request = new Map();
-      requestBytes = 0;
-    }
-    let topicMessages = request.get(topic);
-    if (!topicMessages) {
-      topicMessages = [];
-      request.set(topic, topicMessages);
-    }
-    topicMessages.push({ key, value, headers });
-    requestBytes += bytes;
-  }
-  if (requestBytes > 0) yield asTopicMessages(request);
-}
-
-function asTopicMessages(request: Map<string, TopicMessages['messages']>): TopicMessages[] {
-  return [...request].map(([topic, messages]) => ({ topic, messages }));
-}
-
-/** Characters as a stand-in for bytes, plus per-record overhead: close enough for a limit with headroom. */
-function approximateSize(key: string, value: string, headers: Record<string, string>): number {
-  let size = 64 + key.length + value.length;
-  for (const [name, text] of Object.entries(headers)) size += name.length + text.length + 8;
-  return size;
 }

@@ -17,7 +17,9 @@ export interface ReceivedRecord {
  */
 export class RecordingConsumer {
   readonly records: ReceivedRecord[] = [];
-  #listeners = new Set<() => void>();
+  /** Kept as records arrive: rebuilding it per record made waits quadratic in the record count. */
+  readonly #eventIds = new Set<string>();
+  #listeners = new Set<(record: ReceivedRecord) => void>();
 
   private constructor(private readonly consumer: Consumer) {}
 
@@ -32,23 +34,47 @@ export class RecordingConsumer {
         for (const [name, value] of Object.entries(message.headers ?? {})) {
           headers[name] = String(value);
         }
-        recording.records.push({
+        const record = {
           topic,
           partition,
           offset: message.offset,
           key: message.key?.toString() ?? '',
           headers,
           envelope: integrationEnvelope.parse(JSON.parse(message.value?.toString() ?? 'null')),
-        });
-        for (const listener of recording.#listeners) listener();
+        };
+        recording.records.push(record);
+        recording.#eventIds.add(record.envelope.eventId);
+        for (const listener of recording.#listeners) listener(record);
       },
     });
     return recording;
   }
 
-  /** Distinct event ids seen so far (what a consumer deduplicating by event id keeps). */
-  distinctEventIds(): Set<string> {
-    return new Set(this.records.map((record) => record.envelope.eventId));
+  /** Distinct event ids seen so far (what a consumer deduplicating by event id keeps); live. */
+  distinctEventIds(): ReadonlySet<string> {
+    return this.#eventIds;
+  }
+
+  /**
+   * Resolves once every one of `eventIds` was received; after `timeoutMs` resolves with those
+   * still missing. Constant work per record, so it keeps up with tens of thousands of records,
+   * which a `waitUntil` predicate scanning every id on every record does not.
+   */
+  waitForEventIds(eventIds: Iterable<string>, timeoutMs = 30_000): Promise<string[]> {
+    const missing = new Set([...eventIds].filter((id) => !this.#eventIds.has(id)));
+    if (missing.size === 0) return Promise.resolve([]);
+    return new Promise((resolve) => {
+      const received = (record: ReceivedRecord) => {
+        if (missing.delete(record.envelope.eventId) && missing.size === 0) finish();
+      };
+      const finish = () => {
+        clearTimeout(timer);
+        this.#listeners.delete(received);
+        resolve([...missing]);
+      };
+      const timer = setTimeout(finish, timeoutMs);
+      this.#listeners.add(received);
+    });
   }
 
   /** Resolves once `done()` holds; rejects after `timeoutMs` with what was received. */
