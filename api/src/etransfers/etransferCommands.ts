@@ -14,6 +14,7 @@ import { customerEmailDecider, customerEmailStream } from '../customers/emailRes
 import { type AppDependencies, foldStream } from '../http';
 import { type CommandOrigin, runOnStream, type StreamOutcome } from '../http/streamCommands';
 import { debitForPayout, releasePayout } from '../wallet/walletCommands';
+import { recordWalletMovements } from '../wallet/walletRecorder';
 import { defaultExpiryDays, type EtransferCommand, etransferDecider } from './businessLogic';
 import { type Etransfer, type EtransferDetails, isEtransfer } from './etransfer';
 import type { EtransferProvider, IncomingEvent, TransferEvent } from './provider';
@@ -228,7 +229,7 @@ export async function sendPayout(deps: EtransferDeps, input: PayoutInput) {
   // Validation first (a bad message must not reserve anything), on an empty state.
   etransferDecider.decide(command, etransferDecider.initialState());
   const reservation = { companyId: input.companyId, etransferId, amountCents: input.amountCents };
-  await debitForPayout(deps, reservation, origin);
+  await debitOrCatchUp(deps, reservation, origin);
   let recorded: EtransferOutcome;
   try {
     recorded = await runOnEtransfer(deps, etransferId, command, origin);
@@ -242,6 +243,25 @@ export async function sendPayout(deps: EtransferDeps, input: PayoutInput) {
     deps.logger.warn({ err: error, etransferId }, 'sending the payout to the provider failed');
   }
   return { etransferId, position: recorded.position };
+}
+
+/**
+ * The balance the user sees is read from the money itself, the wallet a moment later (its
+ * recorder): a refusal first records what the recorder has not reached, then decides again,
+ * so a payout is never refused for money the balance already shows.
+ */
+async function debitOrCatchUp(
+  deps: EtransferDeps,
+  reservation: { companyId: string; etransferId: string; amountCents: number },
+  origin: CommandOrigin,
+) {
+  try {
+    await debitForPayout(deps, reservation, origin);
+  } catch (error) {
+    if (!(error instanceof DomainError && error.fields?.amountCents)) throw error;
+    if ((await recordWalletMovements(deps, { waitForTurn: true })) === 0) throw error;
+    await debitForPayout(deps, reservation, origin);
+  }
 }
 
 export async function cancelEtransfer(

@@ -20,6 +20,7 @@ import {
   sendToProvider,
 } from '../etransfers/etransferCommands';
 import { applyDdlOnce, foldStream } from '../http';
+import { checkpointedPass } from '../http/checkpointedPass';
 import { periodic } from '../http/periodic';
 import { runOnStream } from '../http/streamCommands';
 import { isSavedCard } from '../paymentMethods/businessLogic';
@@ -96,7 +97,7 @@ const collectionIdOfAttempt = ({ data }: InvoiceCollectionAttempted) =>
 
 /**
  * The process manager between invoices and e-transfers, read from the global log after its own
- * checkpoint (locked for the pass, so a second process skips its turn; moved only after the
+ * checkpoint (locked for each batch, so a second process skips its turn; moved only after the
  * work, so a crash replays it and every step is idempotent):
  * - InvoiceCollectionAttempted: remembers which invoice the attempt's e-transfer belongs to
  *   (`billing_collections`, written before the request, so its answer always finds it), then
@@ -190,41 +191,7 @@ export function createBillingCollector(
     return keys.size;
   }
 
-  async function runOnce(): Promise<number> {
-    const client = await deps.pool.connect();
-    let handled = 0;
-    try {
-      await client.query('BEGIN');
-      const { rows } = await client.query<{ position: string }>(
-        'SELECT position::text FROM process_checkpoints WHERE name = $1 FOR UPDATE SKIP LOCKED',
-        [checkpointName],
-      );
-      const row = rows[0];
-      if (!row) {
-        await client.query('ROLLBACK');
-        return 0;
-      }
-      let after = BigInt(row.position);
-      for (;;) {
-        const events = await deps.store.readAll({ after, maxCount: batchSize });
-        if (events.length === 0) break;
-        handled += await handleBatch(events);
-        after = events[events.length - 1]?.position ?? after;
-        await client.query('UPDATE process_checkpoints SET position = $2 WHERE name = $1', [
-          checkpointName,
-          String(after),
-        ]);
-        if (events.length < batchSize) break;
-      }
-      await client.query('COMMIT');
-      return handled;
-    } catch (error) {
-      await client.query('ROLLBACK').catch(() => {});
-      throw error;
-    } finally {
-      client.release();
-    }
-  }
+  const runOnce = () => checkpointedPass(deps, checkpointName, batchSize, handleBatch);
 
   return {
     runOnce,

@@ -14,6 +14,7 @@ import { customerStream } from '../customers/customerCommands';
 import { investorTransitions } from '../customers/investorWorkflow';
 import { runOnRound } from '../fundingRounds/roundCommands';
 import { type AppDependencies, applyDdlOnce, foldStream } from '../http';
+import { checkpointedPass } from '../http/checkpointedPass';
 import { periodic } from '../http/periodic';
 import { type CommandOrigin, runOnStream } from '../http/streamCommands';
 import { derivedId, loadOrder, type OrderDeps, runOnOrder } from './orderCommands';
@@ -139,40 +140,50 @@ export function createOrderProcessor(
     }
   }
 
+  /** The order a payment or e-transfer pays for, if it pays for one. */
+  async function orderPaidBy(paymentId: string): Promise<string | undefined> {
+    const { rows } = await deps.pool.query<{ order_id: string }>(
+      'SELECT order_id FROM token_order_payments WHERE payment_id = $1',
+      [paymentId],
+    );
+    return rows[0]?.order_id;
+  }
+
+  /** Funds in (with their amount) or the payment failed (with why): the order records it. */
+  function recordPaymentOutcome(
+    orderId: string,
+    outcome: string,
+    data: object,
+    origin: CommandOrigin,
+  ) {
+    const now = deps.clock();
+    const amountCents = 'amountCents' in data ? (data.amountCents as number) : 0;
+    return runOnOrder(
+      deps,
+      orderId,
+      outcome === 'funds'
+        ? { type: 'RecordFundsReceived', data: { now, amountCents } }
+        : { type: 'RecordPaymentFailed', data: { now, reason: outcome } },
+      origin,
+    );
+  }
+
   async function onPayment(event: RecordedEvent, origin: CommandOrigin) {
     const payment = asPaymentEvent(event);
     if (!payment || !Object.hasOwn(paymentOutcomes, payment.type)) return false;
-    const { rows } = await deps.pool.query<{ order_id: string }>(
-      'SELECT order_id FROM token_order_payments WHERE payment_id = $1',
-      [payment.data.paymentId],
-    );
-    const orderId = rows[0]?.order_id;
+    const orderId = await orderPaidBy(payment.data.paymentId);
     if (!orderId) return false;
-    const now = deps.clock();
     const outcome = paymentOutcomes[payment.type as keyof typeof paymentOutcomes];
-    if (outcome === 'funds') {
-      const amountCents = 'amountCents' in payment.data ? payment.data.amountCents : 0;
-      await runOnOrder(
-        deps,
-        orderId,
-        { type: 'RecordFundsReceived', data: { now, amountCents } },
-        origin,
-      );
-    } else if (outcome === 'refunded' && payment.type === 'PaymentRefunded') {
+    if (outcome === 'refunded' && payment.type === 'PaymentRefunded') {
       const { refundId, amountCents } = payment.data;
       await runOnOrder(
         deps,
         orderId,
-        { type: 'RecordRefund', data: { now, refundId, amountCents } },
+        { type: 'RecordRefund', data: { now: deps.clock(), refundId, amountCents } },
         origin,
       );
     } else {
-      await runOnOrder(
-        deps,
-        orderId,
-        { type: 'RecordPaymentFailed', data: { now, reason: outcome } },
-        origin,
-      );
+      await recordPaymentOutcome(orderId, outcome, payment.data, origin);
     }
     return true;
   }
@@ -180,30 +191,10 @@ export function createOrderProcessor(
   async function onEtransfer(event: RecordedEvent, origin: CommandOrigin) {
     const etransfer = asEtransferEvent(event);
     if (!etransfer || !Object.hasOwn(etransferOutcomes, etransfer.type)) return false;
-    const { rows } = await deps.pool.query<{ order_id: string }>(
-      'SELECT order_id FROM token_order_payments WHERE payment_id = $1',
-      [etransfer.data.etransferId],
-    );
-    const orderId = rows[0]?.order_id;
+    const orderId = await orderPaidBy(etransfer.data.etransferId);
     if (!orderId) return false;
-    const now = deps.clock();
     const outcome = etransferOutcomes[etransfer.type as keyof typeof etransferOutcomes];
-    if (outcome === 'funds') {
-      const amountCents = 'amountCents' in etransfer.data ? etransfer.data.amountCents : 0;
-      await runOnOrder(
-        deps,
-        orderId,
-        { type: 'RecordFundsReceived', data: { now, amountCents } },
-        origin,
-      );
-    } else {
-      await runOnOrder(
-        deps,
-        orderId,
-        { type: 'RecordPaymentFailed', data: { now, reason: outcome } },
-        origin,
-      );
-    }
+    await recordPaymentOutcome(orderId, outcome, etransfer.data, origin);
     return true;
   }
 
@@ -368,41 +359,12 @@ export function createOrderProcessor(
     }
   }
 
-  async function runOnce(): Promise<number> {
-    const client = await deps.pool.connect();
-    let handled = 0;
-    try {
-      await client.query('BEGIN');
-      const { rows } = await client.query<{ position: string }>(
-        'SELECT position::text FROM process_checkpoints WHERE name = $1 FOR UPDATE SKIP LOCKED',
-        [checkpointName],
-      );
-      const row = rows[0];
-      if (!row) {
-        await client.query('ROLLBACK');
-        return 0;
-      }
-      let after = BigInt(row.position);
-      for (;;) {
-        const events = await deps.store.readAll({ after, maxCount: batchSize });
-        if (events.length === 0) break;
-        for (const event of events) if (await handle(event)) handled += 1;
-        after = events[events.length - 1]?.position ?? after;
-        await client.query('UPDATE process_checkpoints SET position = $2 WHERE name = $1', [
-          checkpointName,
-          String(after),
-        ]);
-        if (events.length < batchSize) break;
-      }
-      await client.query('COMMIT');
+  const runOnce = () =>
+    checkpointedPass(deps, checkpointName, batchSize, async (events) => {
+      let handled = 0;
+      for (const event of events) if (await handle(event)) handled += 1;
       return handled;
-    } catch (error) {
-      await client.query('ROLLBACK').catch(() => {});
-      throw error;
-    } finally {
-      client.release();
-    }
-  }
+    });
 
   return {
     runOnce,
