@@ -108,7 +108,11 @@ async function acknowledgedEffects({ client, operatorToken }: CheckContext): Pro
   for (const op of ok.filter((op) => op.kind === 'register')) {
     const filter = encodeURIComponent(JSON.stringify({ q: op.value }));
     const { body } = await client.read(`/operator/companies?filter=${filter}`, operatorToken);
-    if (!Array.isArray(body) || body.length !== 1) missing.push(`company ${op.value}`);
+    // The search matches substrings (C1A also finds C1A0): exactly one has the symbol itself.
+    const same = Array.isArray(body)
+      ? (body as { symbol?: string }[]).filter((company) => company.symbol === op.value)
+      : [];
+    if (same.length !== 1) missing.push(`company ${op.value}`);
   }
   for (const op of ok.filter((op) => op.kind === 'addCustomer')) {
     const { status, body } = await client.read(`/customers/${op.id}`, op.company?.token ?? '');
@@ -235,9 +239,9 @@ async function everyEventOnKafka(
       [...expected.values()].map((event) => toIntegrationMessage(event, prefix)?.topic ?? ''),
     ),
   ];
-  // A fresh consumer reads each topic from the beginning; a consumer group that stalls after the
-  // broker's restart is replaced (a minute each, up to four times: the first group on a fresh broker
-  // may find no coordinator yet), which cannot hide a record the broker lost.
+  // A fresh consumer reads each topic from the beginning for up to a minute; one that gets nowhere
+  // is replaced, up to four times (the first group on a freshly started broker may find no
+  // coordinator yet), which cannot hide a record the broker lost.
   let outcome: { absent: string[]; envelopes: ReceivedRecord['envelope'][] } | undefined;
   for (
     let attempt = 1;
@@ -289,12 +293,8 @@ function recordedBetween(
 async function readTopics(kafka: Kafka, topics: string[], expected: ReadonlySet<string>) {
   const consumer = await RecordingConsumer.start(kafka, topics);
   try {
-    await consumer
-      .waitUntil(() => [...expected].every((id) => consumer.distinctEventIds().has(id)), 60_000)
-      .catch(() => {});
-    const seen = consumer.distinctEventIds();
     return {
-      absent: [...expected].filter((id) => !seen.has(id)),
+      absent: await consumer.waitForEventIds(expected, 60_000),
       envelopes: consumer.records.map((record) => record.envelope),
     };
   } finally {
@@ -388,9 +388,15 @@ function throughput(faults: FaultLog): CheckResult {
   const figures = faults.throughput;
   return {
     name: 'throughput through nginx with two API processes beside one',
-    passed: figures !== undefined && figures.two > 0 && figures.one > 0,
+    // A rare connection error under load is not a fault of the cluster; any other answer is.
+    passed:
+      figures !== undefined &&
+      figures.two > 0 &&
+      figures.one > 0 &&
+      figures.refused.length === 0 &&
+      figures.errors <= figures.requests / 1000,
     detail: figures
-      ? `${Math.round(figures.two)} requests/s with two, ${Math.round(figures.one)} with one (×${(figures.two / figures.one).toFixed(2)})`
+      ? `${Math.round(figures.two)} requests/s with two, ${Math.round(figures.one)} with one (×${(figures.two / figures.one).toFixed(2)}); ${figures.errors} connection errors in ${figures.requests} requests${figures.refused.length ? `; not 2xx: ${figures.refused.join(', ')}` : ''}`
       : 'not measured',
   };
 }

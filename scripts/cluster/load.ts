@@ -179,8 +179,9 @@ async function readyCompany(options: LoadOptions, suffix: string): Promise<Compa
     const found = await client
       .read(`/operator/companies?filter=${filter}`, operatorToken)
       .catch(() => undefined);
-    const rows = Array.isArray(found?.body) ? (found.body as { id: string }[]) : [];
-    company.companyId = rows[0]?.id;
+    const rows = Array.isArray(found?.body) ? (found.body as { id: string; symbol: string }[]) : [];
+    // The search matches substrings: C1A also finds C1A0, registered later by the same worker.
+    company.companyId = rows.find((row) => row.symbol === company.symbol)?.id;
     if (!company.companyId) await sleep(500);
   }
   if (!company.companyId) return undefined;
