@@ -12,7 +12,7 @@ import {
 import { type AppProcess, registerUsers, startApp } from '../lib/appProcess';
 import { type ChildServer, startChildServer } from '../lib/child';
 import { bulkLoadCustomers, type SeedCompany, searchTerm } from '../lib/customerHistory';
-import { combineLoad, type LoadRun, runLoad } from '../lib/load';
+import { combineLoad, type LoadResult, type LoadRun, runLoad } from '../lib/load';
 import type { BenchOptions } from '../lib/options';
 import { benchPostgres, withPool } from '../lib/postgres';
 import { type Figure, figure } from '../lib/report';
@@ -91,7 +91,15 @@ export async function benchCustomers(options: BenchOptions): Promise<Figure[]> {
     const listPath = `/api/customers?sort=${q(['name', 'ASC'])}&range=${q([0, 24])}&filter=${q({})}`;
     await expectOk(`${app.url}${listPath}`, auth);
 
-    figures.push(...(await listThroughput(options, app, bare, firstCompany, auth, listPath)));
+    figures.push(
+      ...(await listThroughput(
+        options,
+        { app, bare, postgresPid: postgres.postmasterPid },
+        firstCompany,
+        auth,
+        listPath,
+      )),
+    );
 
     const searchPath = `/api/customers?sort=${q(['name', 'ASC'])}&range=${q([0, 24])}&filter=${q({ q: searchTerm })}`;
     const matches = await totalOf(`${app.url}${searchPath}`, auth);
@@ -237,8 +245,7 @@ async function sequential(url: string, headers: Record<string, string>, count: n
 
 async function listThroughput(
   options: BenchOptions,
-  app: AppProcess,
-  bare: ChildServer,
+  { app, bare, postgresPid }: { app: AppProcess; bare: ChildServer; postgresPid: number },
   company: SeedCompany,
   auth: Record<string, string>,
   listPath: string,
@@ -252,16 +259,21 @@ async function listThroughput(
     await runLoad({ ...targets[name], connections: CONNECTIONS, durationSeconds: 2 });
   }
   const seconds = Math.max(1, Math.round(options.httpSeconds / ROUNDS));
+  const pids = { app: app.pid, bare: bare.pid };
   for (let round = 0; round < ROUNDS; round += 1) {
     for (const name of ['app', 'bare'] as const) {
       runs[name].push(
-        await runLoad({ ...targets[name], connections: CONNECTIONS, durationSeconds: seconds }),
+        await runLoad(
+          { ...targets[name], connections: CONNECTIONS, durationSeconds: seconds },
+          { server: pids[name], postgres: postgresPid, loadgen: 'self' },
+        ),
       );
     }
   }
   const measured = { app: combineLoad(runs.app), bare: combineLoad(runs.bare) };
+  const cpu = `CPU ms per answer: app ${cpuPerAnswer(measured.app)}; bare ${cpuPerAnswer(measured.bare)}`;
   console.error(
-    `  list: app ${Math.round(measured.app.okPerSecond)}/s p99 ${measured.app.p99Ms} ms; bare ${Math.round(measured.bare.okPerSecond)}/s p99 ${measured.bare.p99Ms} ms`,
+    `  list: app ${Math.round(measured.app.okPerSecond)}/s p99 ${measured.app.p99Ms} ms; bare ${Math.round(measured.bare.okPerSecond)}/s p99 ${measured.bare.p99Ms} ms; ${cpu}`,
   );
   const { app: real, bare: base } = measured;
   return [
@@ -273,7 +285,7 @@ async function listThroughput(
       {
         baseline: { name: 'bare Hono + pg page', value: base.okPerSecond },
         target: { text: '≥ 3,000/s', met: real.okPerSecond >= 3_000 },
-        note: `non-2xx ${real.non2xx}, errors ${real.errors}`,
+        note: `non-2xx ${real.non2xx}, errors ${real.errors}; ${cpu}`,
       },
     ),
     figure(SECTION, `list page p99, ${CONNECTIONS} connections`, real.p99Ms, 'ms', {
@@ -281,6 +293,14 @@ async function listThroughput(
       target: { text: 'p99 ≤ 25 ms', met: real.p99Ms <= 25 },
     }),
   ];
+}
+
+/** "server 0.21, postgres 0.10": the metered components' CPU per successful answer. */
+function cpuPerAnswer(result: LoadResult): string {
+  return Object.entries(result.cpuMsPerOk)
+    .filter(([name]) => name !== 'loadgen')
+    .map(([name, ms]) => `${name} ${ms.toFixed(2)}`)
+    .join(', ');
 }
 
 /** Resident memory of a process now (kB), from /proc. */

@@ -72,12 +72,12 @@ export async function benchPayments(options: BenchOptions): Promise<Figure[]> {
       projections: allProjections,
     });
     await pool.query('VACUUM ANALYZE payments, money_transactions, ledger_lines, money_counts');
-    // The bulk load wrote no wallet entries; the app's wallet recorder would otherwise replay the
-    // whole history during the measurement (an append per movement, each folding the company's
-    // wallet stream), on the app's CPU. Its checkpoint goes to the head, as a live app's would be.
+    // The bulk load bypassed the app's processes (wallet recorder, token orders, billing
+    // collector), whose checkpoints a live app would have at the head. Left behind, they replay
+    // the whole history on the app's CPU while the lists are measured (and the wallet recorder
+    // appends an entry per seeded movement, each folding the company's wallet stream).
     await pool.query(
-      `UPDATE process_checkpoints SET position = (SELECT max(position) FROM es_events)
-        WHERE name = 'walletRecorder'`,
+      'UPDATE process_checkpoints SET position = (SELECT max(position) FROM es_events)',
     );
     const { rows } = await pool.query<{ lines: string }>(
       'SELECT count(*) AS lines FROM ledger_lines WHERE company_id = $1',

@@ -10,7 +10,8 @@ import { benchPostgres, withPool } from '../lib/postgres';
 import { type Figure, figure } from '../lib/report';
 
 const SECTION = 'rebuild';
-const TARGET_PER_SECOND = 70_000;
+/** Issue 15's target for the rebuild of 1,000,000 events. */
+const TARGET_PER_SECOND = 200_000;
 /** The rebuild's own default read size; the baseline reads with the same. */
 const READ_BATCH = 20_000;
 
@@ -117,7 +118,7 @@ function perThousand(used: Record<string, number>, events: number): Record<strin
 
 function cpuText(used: Record<string, number>): string {
   return Object.entries(used)
-    .map(([name, ms]) => `${name} ${ms.toFixed(0)}`)
+    .map(([name, ms]) => `${name} ${ms.toFixed(1)}`)
     .join(', ');
 }
 
