@@ -146,6 +146,10 @@ function download(path: string): Promise<{
 
 // Garbage of the pieces that passed would hide what is held: measure live memory after a collection.
 setFlagsFromString('--expose_gc');
+// V8 frees dead buffers' memory on a helper thread after a collection, and counts it as in use
+// until that thread has run: on a loaded machine `arrayBuffers` then showed 10 to 24 MB of
+// buffers that were already garbage. Freed within the collection, the figure is what is live.
+setFlagsFromString('--no-concurrent-array-buffer-sweeping');
 const collectGarbage = runInNewContext('gc') as () => void;
 
 /**
@@ -191,9 +195,6 @@ describe('documents of 20 MB', () => {
 
   it('never holds the whole file in memory while streaming it in and out', async () => {
     const size = maxDocumentBytes;
-    // The least of three transfers each way: one-off allocations (a pooled connection's buffers,
-    // grown once to the largest message it carried, code compiled on first use) show in some runs
-    // only, while a server that held the file would show it in every one.
     const ups: number[] = [];
     const downs: number[] = [];
     for (let run = 0; run < 3; run++) {
@@ -208,10 +209,10 @@ describe('documents of 20 MB', () => {
     console.log(
       `live memory growth: upload +${ups.map(mb).join(', +')} MB, download +${downs.map(mb).join(', +')} MB`,
     );
-    // Client and server share this process: together they never hold the whole file (the issue's
-    // bar). Quiet runs stay under 4 to 6 MB; the CI machine has shown 10 to 23 MB peaks (README).
-    expect(Math.min(...ups)).toBeLessThan(size);
-    expect(Math.min(...downs)).toBeLessThan(size);
+    // Client and server share this process, and together hold a few 256 KB chunks and their
+    // database rows at a time: 0.5 to 2.5 MB in quiet and loaded runs (README). A quarter of the
+    // file is the bar for every transfer; a server holding the file shows all of it (20.3 MB).
+    expect(Math.max(...ups, ...downs)).toBeLessThan(size / 4);
   }, 180_000);
 
   it('refuses 20 MB + 1 byte with 413 and keeps nothing', async () => {

@@ -193,6 +193,24 @@ describe('payouts', () => {
     expect(await h.balance(company.token)).toBe(2000);
   });
 
+  it('right after a deposit the balance shows, before the wallet recorder has run, is decided on it', async () => {
+    const company = await h.companyWithCustomer();
+    const res = await post(company, '/api/etransfers/simulator/incoming', {
+      fromEmail: `early-${company.companyId}@example.test`,
+      amountCents: 4000,
+    });
+    expect(res.status).toBe(202);
+    await h.simulator.deliverDue();
+    await expect.poll(() => h.balance(company.token)).toBe(4000);
+    expect((await loadWallet(h.deps, company.companyId)).balanceCents).toBe(0);
+
+    expect((await paidOut(company, 4001)).status).toBe(409);
+    expect((await paidOut(company, 2500)).status).toBe(201);
+    await h.settle();
+    expect((await loadWallet(h.deps, company.companyId)).balanceCents).toBe(1500);
+    expect(await h.balance(company.token)).toBe(1500);
+  });
+
   it('a payout the provider cannot deliver fails and gives the money back', async () => {
     const company = await h.companyWithCustomer();
     const stranger = await h.addPayee(company.token, `nobody+unregistered@example.test`);

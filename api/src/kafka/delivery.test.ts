@@ -57,6 +57,7 @@ describe.skipIf(brokers === undefined)('events appended through the API, on Kafk
     });
     expect(changed.status).toBe(200);
 
+    await h.settledHead();
     const stored = await h.store.readAll({ maxCount: 10_000 });
     const published = stored.filter((event) => integrationMapping(event.type)?.published);
     expect(new Set(published.map((event) => event.type))).toEqual(
@@ -110,7 +111,7 @@ describe.skipIf(brokers === undefined)('events appended through the API, on Kafk
   });
 
   it('reports the publisher position and lag on GET /api/health', async () => {
-    const head = await h.store.headPosition();
+    const head = await h.settledHead();
     let publisher: Record<string, unknown> | undefined;
     for (let attempt = 0; attempt < 50; attempt++) {
       const health = (await (await h.call('GET', '/api/health')).json()) as {

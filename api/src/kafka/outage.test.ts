@@ -78,6 +78,7 @@ describe.skipIf(brokers === undefined)('broker stopped for 30 s while commands k
       createKafka(settings, h.deps.logger),
       integrationTopics(settings.topicPrefix),
     );
+    await h.settledHead();
     const stored = await h.store.readAll({ maxCount: 10_000 });
     const published = stored.filter((event) => integrationMapping(event.type)?.published);
     await consumer.waitUntil(() => consumer?.distinctEventIds().size === published.length, 60_000);

@@ -14,11 +14,7 @@ afterAll(async () => {
   await h?.close();
 });
 
-const get = async <T = Json>(token: string, path: string) => {
-  const res = await h.call('GET', path, { token });
-  if (res.status !== 200) throw new Error(`${path}: ${res.status} ${await res.text()}`);
-  return jsonOf<T>(res);
-};
+const get = <T = Json>(token: string, path: string) => h.get<T>(token, path);
 
 async function placed(res: Response) {
   if (res.status !== 201) throw new Error(`${res.status} ${await res.text()}`);
@@ -88,23 +84,25 @@ describe('an order from round to complete', () => {
         percentageComplete: 4,
       });
 
-    const history = await get<{ entries: Json[] }>(
-      issuer.token,
-      `/api/customers/${customerId}/history`,
-    );
-    const moves = history.entries.filter((entry) => entry.type === 'InvestorStatusChanged');
+    const historyOf = () =>
+      get<{ entries: Json[] }>(issuer.token, `/api/customers/${customerId}/history`);
     const statusOf = (entry: Json) =>
       (entry.changes as { field: string; after: unknown }[]).find(
         (change) => change.field === 'investorStatus',
       )?.after;
+    // The issuance joins the history from the cap table's read model, a moment after the order.
+    await expect
+      .poll(async () => (await historyOf()).entries)
+      .toContainEqual(
+        expect.objectContaining({ type: 'SharesIssued', reason: `Token order ${order.id}` }),
+      );
+    const history = await historyOf();
+    const moves = history.entries.filter((entry) => entry.type === 'InvestorStatusChanged');
     expect(moves.map(statusOf)).toEqual(['Funds Received', 'Distribute Tokens', 'Complete']);
     for (const entry of moves) {
       // The system acted (no user), the order is the reason.
       expect(entry).toMatchObject({ actor: { id: null }, reason: `Token order ${order.id}` });
     }
-    expect(history.entries).toContainEqual(
-      expect.objectContaining({ type: 'SharesIssued', reason: `Token order ${order.id}` }),
-    );
     const events = await h.store.readStream(`Customer-${customerId}`);
     const changed = events.filter((event) => event.type === 'InvestorStatusChanged');
     expect(changed.map((event) => (event.data as Json).changedBy)).toEqual([

@@ -12,11 +12,7 @@ afterAll(async () => {
   await h?.close();
 });
 
-const get = async <T = Json>(token: string, path: string) => {
-  const res = await h.call('GET', path, { token });
-  if (res.status !== 200) throw new Error(`${path}: ${res.status} ${await res.text()}`);
-  return jsonOf<T>(res);
-};
+const get = <T = Json>(token: string, path: string) => h.get<T>(token, path);
 
 describe("a customer's roundId (derived from their funded token orders)", () => {
   it('is the round of the order whose money arrived, in the record, the list and as of then', async () => {

@@ -9,7 +9,7 @@ import {
 import { errorOf, jsonOf } from '../http/testing/responses';
 import { createOrderProcessor, migrateOrderProcessor, type OrderProcessor } from './orderProcessor';
 import type { OrderResource } from './queries';
-import { wallet } from './testing/ordersHarness';
+import { openRound, readyInvestor } from './testing/ordersHarness';
 import { SimulatedTokenLedger } from './tokenLedger';
 
 type Json = Record<string, unknown>;
@@ -18,7 +18,6 @@ type Issuer = Company & { roundId: string; closesAt: string };
 let h: EtransferHarness;
 let processor: OrderProcessor;
 const ledger = new SimulatedTokenLedger({ delayMs: 0 });
-let counter = 0;
 
 beforeAll(async () => {
   h = await startEtransferHarness();
@@ -37,45 +36,15 @@ async function ok<T = Json>(res: Response, status = 201) {
   return jsonOf<T>(res);
 }
 
-/** An issuer with a share class and an open round closing in `closesInDays`. */
+/** An issuer with a share class and an open round at $2.50 closing in `closesInDays`. */
 async function issuerWithRound(closesInDays = 60): Promise<Issuer> {
-  counter += 1;
   const company = await h.issuerCompany();
-  const shareClass = await ok(
-    await call(company, 'POST', '/api/share-classes', {
-      name: `Common ${counter}`,
-      kind: 'common',
-      votesPerShare: 1,
-      authorized: 1_000_000,
-    }),
-  );
-  const now = h.deps.clock().getTime();
-  const closesAt = new Date(now + closesInDays * 86_400_000).toISOString();
-  const round = await ok(
-    await call(company, 'POST', '/api/funding-rounds', {
-      name: `Seed ${counter}`,
-      handle: `seed-${counter}`,
-      shareClassId: shareClass.id,
-      tokenPriceCents: 250,
-      raiseAmountCents: 100_000,
-      opensAt: new Date(now - 60_000).toISOString(),
-      closesAt,
-    }),
-  );
-  await ok(await call(company, 'POST', `/api/funding-rounds/${round.id}/open`), 200);
-  return { ...company, roundId: round.id as string, closesAt };
+  const closesAt = new Date(h.deps.clock().getTime() + closesInDays * 86_400_000).toISOString();
+  const { roundId } = await openRound(h, company, { tokenPriceCents: 250, closesAt });
+  return { ...company, roundId, closesAt };
 }
 
-async function investor(company: Company) {
-  counter += 1;
-  const customer = await h.addCustomer(company.token, {
-    name: `Investor ${counter}`,
-    email: `investor${counter}-${Date.now().toString(36)}@orders.test`,
-    walletAddress: wallet,
-    investorStatus: 'Documents Signed',
-  });
-  return customer.id as string;
-}
+const investor = (company: Company) => readyInvestor(h, company);
 
 const order = (issuer: Issuer, body: Json) =>
   call(issuer, 'POST', '/api/token-orders', {

@@ -15,6 +15,7 @@ import { migrateCustomers } from '../../customers';
 import { migrateDocumentStorage } from '../../documents/storage';
 import type { EtransferProvider } from '../../etransfers/provider';
 import { type AppDependencies, type AppEnv, migrateHttp } from '../../http';
+import { waitForOlderTransactions } from '../../http/testing/harness';
 import { openApiChecker } from '../../http/testing/openApiCheck';
 import { allProjections } from '../../infrastructure';
 import type { PaymentTerminalGateway } from '../../payments/gateway';
@@ -36,6 +37,12 @@ export interface AccountsHarness {
   advanceClock(ms: number): void;
   /** Stops the projectors: read models lag from here on, as under load. */
   stopProjectors(): Promise<void>;
+  /**
+   * The store's head once every transaction begun before the call has ended, so that a read of
+   * the log holds every event appended so far. The store hides events behind the oldest open
+   * transaction on the server, and test files in other workers share the server.
+   */
+  settledHead(): Promise<bigint | undefined>;
   /** JSON request with an optional Bearer token. */
   call(
     method: string,
@@ -144,6 +151,10 @@ export async function startAccountsHarness({
       return response;
     },
     stopProjectors: () => runner.stop(),
+    settledHead: async () => {
+      await waitForOlderTransactions(storePool);
+      return store.headPosition();
+    },
     close: async () => {
       await runner.stop();
       if (waiter instanceof ListeningReadModelWaiter) await waiter.close();

@@ -100,7 +100,8 @@ export async function startHarness(
   };
 }
 
-async function waitForOlderTransactions(pool: pg.Pool): Promise<void> {
+/** Waits until every transaction begun before the call has ended (so its events are readable). */
+export async function waitForOlderTransactions(pool: pg.Pool): Promise<void> {
   const { rows } = await pool.query<{ xid: string }>('SELECT pg_current_xact_id()::text AS xid');
   const mine = BigInt(rows[0]?.xid ?? '0');
   const deadline = Date.now() + 15_000;
