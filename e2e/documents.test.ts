@@ -5,6 +5,7 @@ import type { Company, Portal } from './support/portal';
 import {
   freshPage,
   open,
+  pickOption,
   seedStorage,
   sidewaysOverflow,
   tokenKey,
@@ -96,8 +97,8 @@ async function signingRound(
   await checkScreen(page);
 
   if (linkCustomer) {
-    await page.getByRole('combobox', { name: 'Customer (optional)' }).fill('Ada');
-    await page.getByRole('option', { name: 'Ada Lovelace' }).click();
+    const customer = page.getByRole('combobox', { name: 'Customer (optional)' });
+    await pickOption(page, customer, 'Ada', 'Ada Lovelace');
   }
   await page.getByTestId('document-file-input').setInputFiles({
     name: 'purchase-agreement.pdf',
@@ -119,8 +120,7 @@ async function signingRound(
     // The document's own customer is the one proposed.
     await expect.poll(() => customer.inputValue()).toBe('Ada Lovelace');
   } else {
-    await customer.fill('Ada');
-    await page.getByRole('option', { name: 'Ada Lovelace' }).click();
+    await pickOption(page, customer, 'Ada', 'Ada Lovelace');
   }
   await checkScreen(page);
   await dialog.getByRole('button', { name: texts.submit, exact: true }).click();

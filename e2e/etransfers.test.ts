@@ -6,6 +6,7 @@ import type { Company, Portal } from './support/portal';
 import {
   freshPage,
   open,
+  pickOption,
   seedStorage,
   sidewaysOverflow,
   tokenKey,
@@ -188,8 +189,8 @@ const dialogTitled = (page: Page, title: string) =>
   page.getByRole('dialog').filter({ has: page.getByRole('heading', { name: title }) });
 
 async function pickCustomer(page: Page, dialog: Locator, texts: Texts, name: string) {
-  await dialog.getByRole('combobox', { name: texts.customer }).fill(name.split(' ')[0] ?? '');
-  await page.getByRole('option', { name }).click();
+  const combobox = dialog.getByRole('combobox', { name: texts.customer });
+  await pickOption(page, combobox, name.split(' ')[0] ?? '', name);
 }
 
 /** Fills Request money and submits it; answers once the dialog has closed. */

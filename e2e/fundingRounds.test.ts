@@ -3,6 +3,7 @@ import type { Portal } from './support/portal';
 import {
   freshPage,
   open,
+  pickOption,
   seedStorage,
   sidewaysOverflow,
   tokenKey,
@@ -101,8 +102,7 @@ describeInBrowser('funding rounds', (suite) => {
       await page.getByRole('button', { name: texts.order }).click();
       const dialog = page.getByRole('dialog');
       // The investor picker is the e-transfer forms' customer input.
-      await dialog.getByRole('combobox').first().fill('Ada');
-      await page.getByRole('option', { name: 'Ada Lovelace' }).click();
+      await pickOption(page, dialog.getByRole('combobox').first(), 'Ada', 'Ada Lovelace');
       await dialog.getByLabel(texts.tokens).fill('20');
       await dialog.getByRole('button', { name: texts.submit }).click();
       await dialog.waitFor({ state: 'hidden' });
@@ -137,8 +137,7 @@ describeInBrowser('funding rounds', (suite) => {
     await open(page, suite.portal, `/fundingrounds/round/${roundId}/seed`);
     await page.getByRole('button', { name: 'New order' }).click();
     const dialog = page.getByRole('dialog');
-    await dialog.getByRole('combobox').first().fill('Ada');
-    await page.getByRole('option', { name: 'Ada Lovelace' }).click();
+    await pickOption(page, dialog.getByRole('combobox').first(), 'Ada', 'Ada Lovelace');
     await dialog.getByLabel('Tokens').fill('15');
     await dialog.getByLabel('Interac e-transfer request to the investor').check();
     await visible(dialog.getByText(/gets a money request by email/));

@@ -6,6 +6,7 @@ import type { Company, Portal } from './support/portal';
 import {
   freshPage,
   open,
+  pickOption,
   seedStorage,
   sidewaysOverflow,
   tokenKey,
@@ -189,8 +190,8 @@ async function charge(
   await visible(dialog.getByLabel(texts.amount));
   await dialog.getByLabel(texts.amount).fill(amount);
   if (customer) {
-    await dialog.getByRole('combobox', { name: texts.customer }).fill(customer.split(' ')[0] ?? '');
-    await page.getByRole('option', { name: customer }).click();
+    const combobox = dialog.getByRole('combobox', { name: texts.customer });
+    await pickOption(page, combobox, customer.split(' ')[0] ?? '', customer);
   }
   await dialog.getByLabel(texts.description).fill(description);
   await dialog.getByRole('button', { name: texts.charge }).click();

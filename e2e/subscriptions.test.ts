@@ -4,6 +4,7 @@ import type { Company, Portal } from './support/portal';
 import {
   freshPage,
   open,
+  pickOption,
   seedStorage,
   sidewaysOverflow,
   tokenKey,
@@ -140,8 +141,7 @@ const dialogTitled = (page: Page, title: string) =>
   page.getByRole('dialog').filter({ has: page.getByRole('heading', { name: title }) });
 
 async function pick(page: Page, dialog: Locator, label: string, typed: string, option: string) {
-  await dialog.getByRole('combobox', { name: label }).fill(typed);
-  await page.getByRole('option', { name: option }).click();
+  await pickOption(page, dialog.getByRole('combobox', { name: label }), typed, option);
 }
 
 const invoiceStatus = (drawer: Locator) =>

@@ -154,3 +154,28 @@ export const insideWindow = (locator: Locator) =>
     const width = document.documentElement.clientWidth;
     return box.width > 0 && box.left >= -1 && box.right <= width + 1;
   });
+
+/**
+ * Types into an autocomplete and picks the option named `name`. The list is drawn again when the
+ * filtered choices arrive, or when live updates refetch them: an option clicked just then is
+ * gone and the popup may close, as a person would see it flicker. Types and picks again, as a
+ * person would, until the input shows the choice.
+ */
+export async function pickOption(
+  page: Page,
+  combobox: Locator,
+  typed: string,
+  name: string | RegExp,
+  timeoutMs = 20_000,
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      await combobox.fill(typed);
+      await page.getByRole('option', { name }).click({ timeout: 4_000 });
+      return;
+    } catch (error) {
+      if (Date.now() > deadline) throw error;
+    }
+  }
+}
