@@ -26,6 +26,8 @@ import {
   type ReactElement,
   type ReactNode,
   Suspense,
+  useLayoutEffect,
+  useRef,
   useState,
 } from 'react';
 import {
@@ -220,9 +222,17 @@ function DialogButton({
   dialog: (open: boolean, close: () => void) => ReactNode;
 }) {
   const [open, setOpen] = useState(false);
+  const button = useRef<HTMLButtonElement>(null);
+  const wasOpen = useRef(false);
+  // The dialog unmounts at once on close, so its own focus return can race a re-render: the
+  // focus goes back to the button that opened it, as WAI-ARIA's dialog pattern asks.
+  useLayoutEffect(() => {
+    if (wasOpen.current && !open) button.current?.focus();
+    wasOpen.current = open;
+  }, [open]);
   return (
     <>
-      <Button label={label} onClick={() => setOpen(true)}>
+      <Button ref={button} label={label} onClick={() => setOpen(true)}>
         {icon}
       </Button>
       {open && <Suspense fallback={null}>{dialog(open, () => setOpen(false))}</Suspense>}
