@@ -80,9 +80,11 @@ describe.skipIf(brokers === undefined)('publisher process killed with SIGKILL mi
     expect(receivedAtKill).toBeLessThan(totalEvents);
 
     await startPublisherProcess();
-    const head = await db.store.headPosition();
+    // At least: a transaction open elsewhere on the shared server can hide the newest events
+    // from this read, and the publisher goes past it once they show.
+    const head = (await db.store.headPosition()) ?? 0n;
     await eventually(
-      async () => (await db.checkpointOf(defaultPublisherName)) === head,
+      async () => ((await db.checkpointOf(defaultPublisherName)) ?? -1n) >= head,
       60_000,
       'the restarted publisher to catch up',
     );
