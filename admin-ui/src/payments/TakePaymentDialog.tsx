@@ -22,6 +22,7 @@ import {
   useTranslate,
 } from 'react-admin';
 import { useFormState, useWatch } from 'react-hook-form';
+import { Link } from 'react-router-dom';
 import { formErrorsOrToast } from '../auth/submitErrors';
 import { customerChoiceText } from '../lists/customerFilter';
 import { SaveCardInput } from '../paymentMethods/SaveCardInput';
@@ -101,6 +102,11 @@ export function TakePaymentDialog({
           </DialogContent>
           <DialogActions>
             <Button onClick={onClose}>{translate('app.payments.close')}</Button>
+            {!terminals.error && (
+              <Button variant="contained" component={Link} to="/profile" onClick={onClose}>
+                {translate('app.payments.open_profile')}
+              </Button>
+            )}
           </DialogActions>
         </>
       ) : (

@@ -25,6 +25,7 @@ export const paymentsArabic: PaymentsMessages = {
   amount_invalid: 'أدخل مبلغًا بين 0.01 $ و999,999.99 $',
   description_too_long: '500 حرف على الأكثر',
   no_terminals: 'سجّل جهاز دفع في ملف الشركة قبل تحصيل المدفوعات.',
+  open_profile: 'افتح ملف الشركة',
   terminals_unavailable: 'تعذّر تحميل أجهزة الدفع: %{message}',
   charge: 'تحصيل %{amount}',
   waiting: 'بانتظار البطاقة على %{terminal}',
@@ -153,5 +154,5 @@ export const pendingPaymentsArabic: PendingPaymentsMessages = {
   empty: 'لا توجد مدفوعات بانتظار بطاقة',
   empty_hint: 'حصّل دفعة وستنتظر هنا حتى تُقدَّم البطاقة.',
   load_failed: 'تعذّر تحميل المدفوعات المعلّقة: %{message}',
-  refreshing: 'يُحدَّث كل ثانيتين',
+  refreshing: 'يُحدَّث مباشرةً',
 };

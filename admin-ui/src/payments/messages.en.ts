@@ -20,6 +20,7 @@ export const paymentsEnglish = {
   amount_invalid: 'Enter an amount from $0.01 to $999,999.99',
   description_too_long: 'At most 500 characters',
   no_terminals: 'Register a payment terminal on the company profile before taking payments.',
+  open_profile: 'Open the company profile',
   terminals_unavailable: 'The payment terminals could not be loaded: %{message}',
   charge: 'Charge %{amount}',
   waiting: 'Waiting for card on %{terminal}',
@@ -148,7 +149,7 @@ export const pendingPaymentsEnglish = {
   empty: 'No payments are waiting for a card',
   empty_hint: 'Take a payment and it waits here until the card is presented.',
   load_failed: 'The pending payments could not be loaded: %{message}',
-  refreshing: 'Updates every 2 seconds',
+  refreshing: 'Updates live',
 };
 
 export type PaymentsMessages = typeof paymentsEnglish;

@@ -25,6 +25,7 @@ export const paymentsTurkish: PaymentsMessages = {
   amount_invalid: '0,01 $ ile 999.999,99 $ arasında bir tutar girin',
   description_too_long: 'En fazla 500 karakter',
   no_terminals: 'Ödeme almadan önce şirket profilinde bir ödeme terminali kaydedin.',
+  open_profile: 'Şirket profilini aç',
   terminals_unavailable: 'Ödeme terminalleri yüklenemedi: %{message}',
   charge: '%{amount} tahsil et',
   waiting: '%{terminal} üzerinde kart bekleniyor',
@@ -159,5 +160,5 @@ export const pendingPaymentsTurkish: PendingPaymentsMessages = {
   empty: 'Kart bekleyen ödeme yok',
   empty_hint: 'Bir ödeme alın; kart okutulana kadar burada bekler.',
   load_failed: 'Bekleyen ödemeler yüklenemedi: %{message}',
-  refreshing: 'Her 2 saniyede güncellenir',
+  refreshing: 'Canlı güncellenir',
 };

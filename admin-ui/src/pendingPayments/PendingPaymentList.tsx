@@ -21,9 +21,6 @@ import { useTerminals } from '../payments/useTerminals';
 
 const field = (name: string) => `app.payments.fields.${name}`;
 
-/** Polled as Stripe's dashboard does for terminal payments: a completed one leaves the list. */
-const pollEveryMs = 2000;
-
 function RowActions({ payment }: { payment: Payment }) {
   const allowed = useCanTakePayments();
   if (!allowed) return null;
@@ -180,7 +177,7 @@ function TerminalTabs({ view }: { view: string }) {
 
 /**
  * `/pendingpayments/:view`: the payments still waiting for a card, on every terminal (`all`) or one
- * (its id), with Simulate card and Cancel; polled, so a payment that completes leaves the list.
+ * (its id), with Simulate card and Cancel; live updates (`/api/changes`) take a payment that completes off the list.
  */
 export default function PendingPaymentList() {
   const { view } = useParams();
@@ -210,7 +207,6 @@ export default function PendingPaymentList() {
         }
         exporter={false}
         empty={false}
-        queryOptions={{ refetchInterval: pollEveryMs }}
         // A wide table scrolls inside its card, never the page.
         sx={{ '& .RaList-main': { minWidth: 0 } }}
       >
