@@ -113,10 +113,10 @@ describe('the contacts-app calls', () => {
     ['set-contacts-starred', { contactIds: 'all' }],
     ['toggle-starred-contact', {}],
   ])('%s refuses a body of the wrong shape with 400', async (call, body) => {
-    const before = await h.store.headPosition();
+    const before = await h.settledHead();
     const res = await post(call, body);
     expect(res.status).toBe(400);
     await errorOf(res);
-    expect(await h.store.headPosition()).toBe(before);
+    expect(await h.settledHead()).toBe(before);
   });
 });

@@ -418,7 +418,7 @@ describe('signature requests', () => {
     expect((await page(expiring.signingPath as string)).status).toBe(410);
     const scheduler = createSignatureScheduler(h.deps);
     expect((await scheduler.runOnce()).expired).toContain(expiring.id);
-    await h.deps.readModels.waitFor((await h.store.headPosition()) ?? 0n, 5_000);
+    await h.deps.readModels.waitFor((await h.settledHead()) ?? 0n, 5_000);
     const expired = await list(a, '/api/signature-requests', { status: 'expired' });
     expect(expired.rows.map((row) => row.id)).toContain(expiring.id);
     expect((await page('/sign/sig_nope.abc')).status).toBe(404);

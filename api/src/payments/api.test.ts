@@ -116,11 +116,11 @@ describe('POST /api/payments', () => {
   ])(
     'refuses amountCents as %s (400 naming the field, nothing appended)',
     async (_kind, amount) => {
-      const before = await h.store.headPosition();
+      const before = await h.settledHead();
       const res = await send('/api/payments', newPayment({ amountCents: amount }));
       expect(res.status).toBe(400);
       expect((await errorOf(res)).fields).toHaveProperty('amountCents');
-      expect(await h.store.headPosition()).toBe(before);
+      expect(await h.settledHead()).toBe(before);
     },
   );
 
@@ -137,11 +137,11 @@ describe('POST /api/payments', () => {
     ['no terminal', { terminalId: undefined }, 'terminalId'],
     ['an unknown field', { tip: 100 }, 'tip'],
   ])('refuses %s (400 naming the field)', async (_case, overrides, field) => {
-    const before = await h.store.headPosition();
+    const before = await h.settledHead();
     const res = await send('/api/payments', newPayment(overrides));
     expect(res.status).toBe(400);
     expect((await errorOf(res)).fields).toHaveProperty(field);
-    expect(await h.store.headPosition()).toBe(before);
+    expect(await h.settledHead()).toBe(before);
   });
 
   it("is 404 for an unknown, a removed or another company's terminal (nothing appended)", async () => {
@@ -150,11 +150,11 @@ describe('POST /api/payments', () => {
       (await h.call('DELETE', `/api/terminals/${removed}`, { token: company.token })).status,
     ).toBe(200);
     for (const terminalId of ['5d1b3f0e-1111-4a4a-8888-000000000000', removed, other.terminalId]) {
-      const before = await h.store.headPosition();
+      const before = await h.settledHead();
       const res = await send('/api/payments', newPayment({ terminalId }));
       expect(res.status).toBe(404);
       expect((await errorOf(res)).message).toBe('Payment terminal not found');
-      expect(await h.store.headPosition()).toBe(before);
+      expect(await h.settledHead()).toBe(before);
     }
   });
 
@@ -182,7 +182,7 @@ describe('POST /api/payments', () => {
   it('is refused to a compliance user (403), who can still read payments', async () => {
     const payment = await h.pay(company.token, newPayment());
     const compliance = await h.complianceToken(company.token);
-    const before = await h.store.headPosition();
+    const before = await h.settledHead();
     expect((await send('/api/payments', newPayment(), compliance)).status).toBe(403);
     expect((await send(`/api/payments/${payment.id}/cancel`, undefined, compliance)).status).toBe(
       403,
@@ -196,7 +196,7 @@ describe('POST /api/payments', () => {
         )
       ).status,
     ).toBe(403);
-    expect(await h.store.headPosition()).toBe(before);
+    expect(await h.settledHead()).toBe(before);
     expect((await h.getPayment(compliance, payment.id)).status).toBe(200);
   });
 
@@ -314,11 +314,11 @@ describe('POST /api/payments/:id/refunds', () => {
     ['a string', { amountCents: '100', reason: 'x' }, 'amountCents'],
   ])('refuses %s (400 naming the field, nothing appended)', async (_case, body, field) => {
     const payment = await capturedPayment();
-    const before = await h.store.headPosition();
+    const before = await h.settledHead();
     const res = await send(`/api/payments/${payment.id}/refunds`, body);
     expect(res.status).toBe(400);
     expect((await errorOf(res)).fields).toHaveProperty(field);
-    expect(await h.store.headPosition()).toBe(before);
+    expect(await h.settledHead()).toBe(before);
   });
 
   it('records a refund once for a repeated Idempotency-Key', async () => {
@@ -430,7 +430,7 @@ describe('tenancy', () => {
   it('answers 404 to another company on every route for a payment it does not own', async () => {
     const payment = await capturedPayment();
     const pending = await h.pay(company.token, newPayment());
-    const before = await h.store.headPosition();
+    const before = await h.settledHead();
     expect((await h.getPayment(other.token, payment.id)).status).toBe(404);
     expect((await send(`/api/payments/${pending.id}/cancel`, undefined, other.token)).status).toBe(
       404,
@@ -441,7 +441,7 @@ describe('tenancy', () => {
       other.token,
     );
     expect(theirRefund.status).toBe(404);
-    expect(await h.store.headPosition()).toBe(before);
+    expect(await h.settledHead()).toBe(before);
     expect(
       (await jsonOf<PaymentResource>(await h.getPayment(company.token, pending.id))).status,
     ).toBe('pending');

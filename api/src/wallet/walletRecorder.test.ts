@@ -45,7 +45,7 @@ async function recordAll(recorder: ReturnType<typeof createWalletRecorder>) {
     const { rows } = await h.pool.query<{ position: string }>(
       `SELECT position::text FROM process_checkpoints WHERE name = 'walletRecorder'`,
     );
-    const head = await h.store.headPosition();
+    const head = await h.settledHead();
     if (head !== undefined && BigInt(rows[0]?.position ?? '-1') >= head) return;
     await new Promise((resolve) => setTimeout(resolve, 25));
   }

@@ -19,6 +19,11 @@ export interface StoreFixture {
    * the server has ended, and test files in other workers share the server.
    */
   visible(position: bigint): Promise<void>;
+  /**
+   * The last position committed in this database, hidden or not: where a publisher that has sent
+   * everything stands once the store shows it all.
+   */
+  lastPosition(): Promise<bigint | undefined>;
   close(): Promise<void>;
 }
 
@@ -48,6 +53,12 @@ export async function storeFixture(): Promise<StoreFixture> {
         10_000,
         `position ${position} to become visible`,
       ),
+    async lastPosition() {
+      const { rows } = await pool.query<{ last: string | null }>(
+        'SELECT max(position)::text AS last FROM es_events',
+      );
+      return rows[0]?.last == null ? undefined : BigInt(rows[0].last);
+    },
     async close() {
       await store.close();
       await Promise.all([pool.end(), storePool.end()]);
