@@ -6,6 +6,7 @@ import type { Company, Portal } from './support/portal';
 import {
   freshPage,
   open,
+  openDialog,
   pickOption,
   seedStorage,
   sidewaysOverflow,
@@ -185,9 +186,6 @@ const withoutIsolates = (text: string | null) => (text ?? '').replace(/[\u2066-\
 
 const balanceText = (page: Page) => page.getByTestId('balance').first().textContent();
 
-const dialogTitled = (page: Page, title: string) =>
-  page.getByRole('dialog').filter({ has: page.getByRole('heading', { name: title }) });
-
 async function pickCustomer(page: Page, dialog: Locator, texts: Texts, name: string) {
   const combobox = dialog.getByRole('combobox', { name: texts.customer });
   await pickOption(page, combobox, name.split(' ')[0] ?? '', name);
@@ -195,8 +193,11 @@ async function pickCustomer(page: Page, dialog: Locator, texts: Texts, name: str
 
 /** Fills Request money and submits it; answers once the dialog has closed. */
 async function requestMoney(page: Page, texts: Texts, amount: string, reference: string) {
-  await page.getByRole('main').getByRole('button', { name: texts.request }).click();
-  const dialog = dialogTitled(page, texts.request);
+  const dialog = await openDialog(
+    page,
+    page.getByRole('main').getByRole('button', { name: texts.request }),
+    texts.request,
+  );
   await pickCustomer(page, dialog, texts, 'Ada Lovelace');
   await dialog.getByLabel(texts.amount).fill(amount);
   await dialog.getByLabel(texts.message).fill('Subscription for the seed round');
@@ -246,8 +247,11 @@ describeInBrowser('e-transfers', (suite) => {
     await visible(page.getByRole('row').filter({ hasText: 'INV-25' }));
 
     // A payout beyond the balance is refused and says so; one it covers leaves the balance.
-    await page.getByRole('main').getByRole('button', { name: texts.send }).click();
-    const payout = dialogTitled(page, texts.send);
+    const payout = await openDialog(
+      page,
+      page.getByRole('main').getByRole('button', { name: texts.send }),
+      texts.send,
+    );
     await pickCustomer(page, payout, texts, 'Ada Lovelace');
     await payout.getByLabel(texts.amount).fill('40');
     await payout.getByRole('button', { name: texts.sendSubmit }).click();

@@ -4,6 +4,7 @@ import type { Company, Portal } from './support/portal';
 import {
   freshPage,
   open,
+  openDialog,
   pickOption,
   seedStorage,
   sidewaysOverflow,
@@ -164,8 +165,11 @@ describeInBrowser('subscriptions', (suite) => {
     await checkScreen(page);
 
     // A monthly plan of $12.50 CAD, no trial.
-    await page.getByRole('main').getByRole('button', { name: texts.plans }).click();
-    const plans = dialogTitled(page, texts.plans);
+    const plans = await openDialog(
+      page,
+      page.getByRole('main').getByRole('button', { name: texts.plans }),
+      texts.plans,
+    );
     await plans.getByRole('button', { name: texts.newPlan }).click();
     const form = dialogTitled(page, texts.newPlan);
     await form.getByLabel(texts.name).fill('Gold');
@@ -178,8 +182,11 @@ describeInBrowser('subscriptions', (suite) => {
     await plans.waitFor({ state: 'hidden' });
 
     // Subscribe Ada from now: period 0 is invoiced at once by the billing scheduler.
-    await page.getByRole('main').getByRole('button', { name: texts.subscribe }).click();
-    const subscribe = dialogTitled(page, texts.subscribe);
+    const subscribe = await openDialog(
+      page,
+      page.getByRole('main').getByRole('button', { name: texts.subscribe }),
+      texts.subscribe,
+    );
     await pick(page, subscribe, texts.customer, 'Ada', 'Ada Lovelace');
     await pick(page, subscribe, texts.plan, 'Gold', 'Gold');
     await checkScreen(page);
@@ -260,8 +267,11 @@ describeInBrowser('subscriptions', (suite) => {
     await take.waitFor({ state: 'hidden' });
 
     // Subscribed by the card on file: the first invoice is charged to it at once.
-    await page.getByRole('main').getByRole('button', { name: texts.subscribe }).click();
-    const subscribe = dialogTitled(page, texts.subscribe);
+    const subscribe = await openDialog(
+      page,
+      page.getByRole('main').getByRole('button', { name: texts.subscribe }),
+      texts.subscribe,
+    );
     await pick(page, subscribe, texts.customer, 'Ada', 'Ada Lovelace');
     await pick(page, subscribe, texts.plan, 'Gold', 'Gold');
     await subscribe.getByRole('radio', { name: 'Card on file' }).check();
@@ -309,8 +319,11 @@ describeInBrowser('subscriptions', (suite) => {
     });
     await open(page, suite.portal, '/subscriptions/all');
     await waitForPath(page, '/subscriptions/all');
-    await page.getByRole('main').getByRole('button', { name: texts.subscribe }).click();
-    const subscribe = dialogTitled(page, texts.subscribe);
+    const subscribe = await openDialog(
+      page,
+      page.getByRole('main').getByRole('button', { name: texts.subscribe }),
+      texts.subscribe,
+    );
     await pick(page, subscribe, texts.customer, 'Ada', 'Ada Lovelace');
     await pick(page, subscribe, texts.plan, 'Gold', 'Gold');
     await subscribe.getByRole('radio', { name: 'بطاقة محفوظة' }).check();

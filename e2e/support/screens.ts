@@ -179,3 +179,23 @@ export async function pickOption(
     }
   }
 }
+
+/**
+ * Clicks `button` and answers the dialog titled `title` once it shows. A click that lands while
+ * the page is still settling (a list or the sidebar drawn again by a live update) can miss, and a
+ * person would click again: so does this, up to three times.
+ */
+export async function openDialog(page: Page, button: Locator, title: string): Promise<Locator> {
+  const dialog = page
+    .getByRole('dialog')
+    .filter({ has: page.getByRole('heading', { name: title }) });
+  for (let attempt = 1; ; attempt++) {
+    await button.click();
+    try {
+      await dialog.waitFor({ state: 'visible', timeout: 5_000 });
+      return dialog;
+    } catch (error) {
+      if (attempt === 3) throw error;
+    }
+  }
+}
