@@ -3,13 +3,8 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { promisify } from 'node:util';
 import { PostgresEventStore } from '@issuer/eventstore';
-import {
-  accountProjections,
-  customerProjections,
-  migrateProjections,
-  rebuildProjections,
-} from '@issuer/projections';
 import { type AppProcess, registerUsers, startApp } from '../lib/appProcess';
+import { rebuildAfterBulkLoad } from '../lib/bulkRebuild';
 import { type ChildServer, startChildServer } from '../lib/child';
 import { bulkLoadCustomers, type SeedCompany, searchTerm } from '../lib/customerHistory';
 import { combineLoad, type LoadResult, type LoadRun, runLoad } from '../lib/load';
@@ -23,7 +18,6 @@ const COMPANIES = 10;
 const CONNECTIONS = 50;
 const ROUNDS = 3;
 const LONG_STREAM_EVENTS = 1_000;
-const projections = [...accountProjections, ...customerProjections];
 
 /**
  * Seeds `--customers` customers (default 1,000,000) across 10 companies as events, rebuilds the
@@ -56,14 +50,7 @@ export async function benchCustomers(options: BenchOptions): Promise<Figure[]> {
   console.error(
     `  stored ${seeded.customers.toLocaleString('en-US')} customers as ${seeded.events.toLocaleString('en-US')} events in ${seeded.seconds.toFixed(1)} s`,
   );
-  const rebuilt = await withPool(url, 8, async (pool) => {
-    await pool.query('VACUUM ANALYZE es_events');
-    const store = new PostgresEventStore(pool);
-    await migrateProjections(pool, projections);
-    const result = await rebuildProjections({ store, pool, projections });
-    await pool.query('VACUUM ANALYZE customers');
-    return result;
-  });
+  const rebuilt = await withPool(url, 8, (pool) => rebuildAfterBulkLoad(pool, ['customers']));
   console.error(
     `  rebuild: ${rebuilt.events.toLocaleString('en-US')} events in ${rebuilt.seconds.toFixed(1)} s (${Math.round(rebuilt.eventsPerSecond)}/s)`,
   );

@@ -1,10 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { setTimeout as delay } from 'node:timers/promises';
-import { PostgresEventStore } from '@issuer/eventstore';
-import { migrateProjections, rebuildProjections } from '@issuer/projections';
 import type pg from 'pg';
-import { allProjections } from '../../api/src/infrastructure';
 import { type AppProcess, registerUsers, startApp } from '../lib/appProcess';
+import { rebuildAfterBulkLoad } from '../lib/bulkRebuild';
 import { type ChildServer, startChildServer } from '../lib/child';
 import { bulkLoadCustomers, searchTerm } from '../lib/customerHistory';
 import { q, sequential, totalOf } from '../lib/httpTimings';
@@ -64,21 +62,12 @@ export async function benchPayments(options: BenchOptions): Promise<Figure[]> {
     seed(pool, options.transactions, [big, other], terminals),
   );
   const rebuilt = await withPool(url, 8, async (pool) => {
-    await pool.query('VACUUM ANALYZE es_events');
-    await migrateProjections(pool, allProjections);
-    const result = await rebuildProjections({
-      store: new PostgresEventStore(pool),
-      pool,
-      projections: allProjections,
-    });
-    await pool.query('VACUUM ANALYZE payments, money_transactions, ledger_lines, money_counts');
-    // The bulk load bypassed the app's processes (wallet recorder, token orders, billing
-    // collector), whose checkpoints a live app would have at the head. Left behind, they replay
-    // the whole history on the app's CPU while the lists are measured (and the wallet recorder
-    // appends an entry per seeded movement, each folding the company's wallet stream).
-    await pool.query(
-      'UPDATE process_checkpoints SET position = (SELECT max(position) FROM es_events)',
-    );
+    const result = await rebuildAfterBulkLoad(pool, [
+      'payments',
+      'money_transactions',
+      'ledger_lines',
+      'money_counts',
+    ]);
     const { rows } = await pool.query<{ lines: string }>(
       'SELECT count(*) AS lines FROM ledger_lines WHERE company_id = $1',
       [big.companyId],
