@@ -114,16 +114,47 @@ interface Shape<Row> {
 
 const storedShape: Shape<CustomerRow> = { columns: answeredColumns, map: toCustomerRow };
 
-/** A customer as the API answers it (the record: the row without companyId, removed, position). */
+/**
+ * A customer as the API answers it (the record: the row without companyId, removed, position),
+ * field by field: a stored column, or what is derived from the cap table and the funded rounds.
+ */
+const answerFields: [field: string, sql: string][] = [
+  ['id', 'customers.customer_id'],
+  ...['name', 'last_name', 'nickname', 'avatar', 'company', 'job_title', 'email', 'phone']
+    .concat(['address', 'birthday', 'notes', 'tags'])
+    .map((column): [string, string] => [camelCase(column), `customers.${column}`]),
+  ['roundId', `coalesce(${fundedRoundSql}, customers.round_id)`],
+  ['tokenPrice', 'customers.token_price'],
+  ['tokenBalance', 'coalesce(held.shares::double precision, customers.token_balance)'],
+  [
+    'percentageOwned',
+    `CASE WHEN held.shares IS NULL THEN customers.percentage_owned
+      ELSE coalesce(round(held.shares * 100.0 / nullif(${issuedShares}, 0), 6)::double precision,
+        customers.percentage_owned) END`,
+  ],
+  ...['wallet_address', 'starred', 'lead_status', 'investor_status'].map(
+    (column): [string, string] => [camelCase(column), `customers.${column}`],
+  ),
+  ['createdAt', isoText('customers.created_at')],
+  ['updatedAt', isoText('customers.updated_at')],
+  ['version', 'customers.version'],
+];
+
+function camelCase(column: string): string {
+  return column.replace(/_([a-z])/g, (_, letter: string) => letter.toUpperCase());
+}
+
+/**
+ * The answer as JSON text: `row_to_json` of a row whose types are known once (not
+ * `json_build_object`, which looks up each argument's type on every row); the holder is looked
+ * up once per customer, the company's issued shares only for a holder.
+ */
 const jsonShape: Shape<string> = {
-  columns: `json_build_object('id', customer_id, 'name', name, 'lastName', last_name,
-    'nickname', nickname, 'avatar', avatar, 'company', company, 'jobTitle', job_title,
-    'email', email, 'phone', phone, 'address', address, 'birthday', birthday, 'notes', notes,
-    'tags', tags, 'roundId', ${derivedRound}, 'tokenPrice', token_price, 'tokenBalance', ${derivedBalance},
-    'percentageOwned', ${derivedPercentage}, 'walletAddress', wallet_address, 'starred', starred,
-    'leadStatus', lead_status, 'investorStatus', investor_status,
-    'createdAt', ${isoText('created_at')}, 'updatedAt', ${isoText('updated_at')},
-    'version', version)::text AS json`,
+  columns: `(SELECT row_to_json(answer)::text FROM (
+    SELECT ${answerFields.map(([field, sql]) => `${sql} AS "${field}"`).join(', ')}
+    FROM (SELECT) one LEFT JOIN cap_table_holders held
+      ON held.company_id = customers.company_id AND held.customer_id = customers.customer_id
+  ) answer) AS json`,
   map: (selected: { json: string }) => selected.json,
 };
 
