@@ -42,6 +42,16 @@ async function lastCommitted() {
   return BigInt(rows[0]?.head ?? '-1');
 }
 
+/** A process of its own, its checkpoint at `position`; answers its name. */
+async function newProcessAt(position: bigint): Promise<string> {
+  const name = `test-${randomUUID()}`;
+  await h.pool.query('INSERT INTO process_checkpoints (name, position) VALUES ($1, $2)', [
+    name,
+    String(position),
+  ]);
+  return name;
+}
+
 const checkpointOf = async (name: string) =>
   BigInt(
     (
@@ -54,11 +64,7 @@ const checkpointOf = async (name: string) =>
 
 describe('a checkpointed pass over the log', () => {
   it('keeps the batches it finished when a later one fails, and resumes after them', async () => {
-    const name = `test-${randomUUID()}`;
-    await h.pool.query('INSERT INTO process_checkpoints (name, position) VALUES ($1, $2)', [
-      name,
-      String(await lastCommitted()),
-    ]);
+    const name = await newProcessAt(await lastCommitted());
     await appendEvents(25);
     const seen: bigint[] = [];
     const failingThirdBatch = checkpointedPass(h, name, 10, async (events) => {
@@ -81,8 +87,7 @@ describe('a checkpointed pass over the log', () => {
   });
 
   it('skips its turn while another process holds the checkpoint', async () => {
-    const name = `test-${randomUUID()}`;
-    await h.pool.query('INSERT INTO process_checkpoints (name, position) VALUES ($1, -1)', [name]);
+    const name = await newProcessAt(-1n);
     const holder = await h.pool.connect();
     try {
       await holder.query('BEGIN');
@@ -100,11 +105,7 @@ describe('a checkpointed pass over the log', () => {
   });
 
   it('with waitForTurn, waits for the other process, then handles what it had not', async () => {
-    const name = `test-${randomUUID()}`;
-    await h.pool.query('INSERT INTO process_checkpoints (name, position) VALUES ($1, $2)', [
-      name,
-      String(await lastCommitted()),
-    ]);
+    const name = await newProcessAt(await lastCommitted());
     await appendEvents(3);
     const holder = await h.pool.connect();
     let settled = false;

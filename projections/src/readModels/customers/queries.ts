@@ -77,35 +77,34 @@ export async function getCustomer(
 }
 
 /**
- * A page and the exact total. Without a search the total comes from `customer_counts` (one
- * row), and a page past the middle is read from the far end in reverse, so the last page of a
- * large company costs what the first does. With a search, the matches are few enough to count
- * in the same statement.
- */
-/** What a page selects and how a selected row becomes what the caller gets. */
-/**
  * A holder's tokenBalance and percentageOwned come from the cap table (issue 10) once they have
  * held shares: their shares now, and those over every share issued by the company. Before that,
- * the values the customer was added or imported with.
+ * the values the customer was added or imported with. `shares` is the holder's shares as the
+ * statement reads them (a subquery, or a joined row).
  */
 const heldShares = `(SELECT h.shares FROM cap_table_holders h
   WHERE h.company_id = customers.company_id AND h.customer_id = customers.customer_id)`;
 const issuedShares = `(SELECT sum(s.issued) FROM share_classes s
   WHERE s.company_id = customers.company_id)`;
+const derivedBalance = (shares: string) =>
+  `coalesce(${shares}::double precision, customers.token_balance)`;
+/** The company's issued shares are read only for a holder. */
+const derivedPercentage = (shares: string) => `CASE WHEN ${shares} IS NULL
+  THEN customers.percentage_owned
+  ELSE coalesce(round(${shares} * 100.0 / nullif(${issuedShares}, 0), 6)::double precision,
+    customers.percentage_owned) END`;
 /**
  * A customer's roundId is the round of their most recent token order whose funds were received
  * (issue 10); before any, the value they were added or imported with.
  */
-const derivedRound = `coalesce(${fundedRoundSql}, round_id)`;
-const derivedBalance = `coalesce(${heldShares}::double precision, token_balance)`;
-const derivedPercentage = `coalesce(round(${heldShares} * 100.0 / nullif(${issuedShares}, 0), 6)::double precision,
-  percentage_owned)`;
+const derivedRound = `coalesce(${fundedRoundSql}, customers.round_id)`;
 /** The stored columns with the derived ones, for every answer (never for the projection). */
 const answeredColumns = customerColumns
   .replace('round_id,', `${derivedRound} AS round_id,`)
-  .replace('token_balance,', `${derivedBalance} AS token_balance,`)
-  .replace('percentage_owned,', `${derivedPercentage} AS percentage_owned,`);
+  .replace('token_balance,', `${derivedBalance(heldShares)} AS token_balance,`)
+  .replace('percentage_owned,', `${derivedPercentage(heldShares)} AS percentage_owned,`);
 
+/** What a page selects and how a selected row becomes what the caller gets. */
 interface Shape<Row> {
   columns: string;
   // biome-ignore lint/suspicious/noExplicitAny: a row as pg decodes `columns`
@@ -120,28 +119,24 @@ const storedShape: Shape<CustomerRow> = { columns: answeredColumns, map: toCusto
  */
 const answerFields: [field: string, sql: string][] = [
   ['id', 'customers.customer_id'],
-  ...['name', 'last_name', 'nickname', 'avatar', 'company', 'job_title', 'email', 'phone']
-    .concat(['address', 'birthday', 'notes', 'tags'])
-    .map((column): [string, string] => [camelCase(column), `customers.${column}`]),
-  ['roundId', `coalesce(${fundedRoundSql}, customers.round_id)`],
+  ...stored(['name', 'last_name', 'nickname', 'avatar', 'company', 'job_title', 'email']),
+  ...stored(['phone', 'address', 'birthday', 'notes', 'tags']),
+  ['roundId', derivedRound],
   ['tokenPrice', 'customers.token_price'],
-  ['tokenBalance', 'coalesce(held.shares::double precision, customers.token_balance)'],
-  [
-    'percentageOwned',
-    `CASE WHEN held.shares IS NULL THEN customers.percentage_owned
-      ELSE coalesce(round(held.shares * 100.0 / nullif(${issuedShares}, 0), 6)::double precision,
-        customers.percentage_owned) END`,
-  ],
-  ...['wallet_address', 'starred', 'lead_status', 'investor_status'].map(
-    (column): [string, string] => [camelCase(column), `customers.${column}`],
-  ),
+  ['tokenBalance', derivedBalance('held.shares')],
+  ['percentageOwned', derivedPercentage('held.shares')],
+  ...stored(['wallet_address', 'starred', 'lead_status', 'investor_status']),
   ['createdAt', isoText('customers.created_at')],
   ['updatedAt', isoText('customers.updated_at')],
   ['version', 'customers.version'],
 ];
 
-function camelCase(column: string): string {
-  return column.replace(/_([a-z])/g, (_, letter: string) => letter.toUpperCase());
+/** Stored columns answered as they are, each under its camelCase name. */
+function stored(columns: string[]): [field: string, sql: string][] {
+  return columns.map((column) => [
+    column.replace(/_([a-z])/g, (_, letter: string) => letter.toUpperCase()),
+    `customers.${column}`,
+  ]);
 }
 
 /**
@@ -174,6 +169,12 @@ export async function listCustomersJson(
   return { json: `[${list.rows.join(',')}]`, shown: list.rows.length, total: list.total };
 }
 
+/**
+ * A page and the exact total. Without a search the total comes from `customer_counts` (one
+ * row), and a page past the middle is read from the far end in reverse, so the last page of a
+ * large company costs what the first does. With a search, the matches are few enough to count
+ * in the same statement.
+ */
 async function listShaped<Row>(
   db: Queryable,
   query: CustomerListQuery,
