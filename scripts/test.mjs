@@ -36,7 +36,12 @@ let skipped = 0;
 if (existsSync(report)) {
   const results = JSON.parse(readFileSync(report, 'utf8'));
   passed = results.numPassedTests;
-  failed += results.numFailedTests + (results.numFailedTestSuites ?? 0);
+  // A file that failed without a failed test (it did not load, or a hook threw) counts once.
+  const brokenFiles = results.testResults.filter(
+    (file) =>
+      file.status === 'failed' && !file.assertionResults.some((test) => test.status === 'failed'),
+  ).length;
+  failed += results.numFailedTests + brokenFiles;
   skipped = results.numPendingTests + (results.numTodoTests ?? 0);
 } else if (vitestStatus !== 0) {
   failed += 1;

@@ -9,3 +9,4 @@ export {
   PostgresEventStore,
   type PostgresEventStoreOptions,
 } from './postgres/postgresEventStore';
+export { ORDINAL_BITS, VISIBLE_HORIZON } from './postgres/postgresSchema';

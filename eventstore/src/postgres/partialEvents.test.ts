@@ -21,7 +21,7 @@ for (const server of await postgresServers()) {
       const { position } = await store.appendToStream('Parts-2', [event('Kept', 3)], {
         expectedRevision: 'no_stream',
       });
-      // Other test files' transactions on the same server can hold the visibility horizon back.
+      // An older transaction of this database still open would hold the read horizon back.
       while (((await store.headPosition()) ?? -1n) < position)
         await new Promise((resolve) => setTimeout(resolve, 5));
       full = await store.readAll();

@@ -265,6 +265,28 @@ for (const server of await postgresServers()) {
         }
       });
 
+      it('given a write transaction open in another database on the server, then a new event is read at once', async () => {
+        const elsewhere = await createTestDatabase(server);
+        const other = new pg.Client({ connectionString: elsewhere.url });
+        await other.connect();
+        try {
+          await other.query('BEGIN');
+          await other.query('SELECT pg_current_xact_id()');
+          const streamId = stream();
+          const { position } = await store.appendToStream(streamId, newEvents(1), {
+            expectedRevision: 'no_stream',
+          });
+
+          expect(await store.headPosition()).toBeGreaterThanOrEqual(position);
+          const read = await store.readAll({ after: position - 1n, maxCount: 1 });
+          expect(read.map((event) => event.streamId)).toEqual([streamId]);
+        } finally {
+          await other.query('ROLLBACK');
+          await other.end();
+          await elsewhere.drop();
+        }
+      });
+
       it('given a subscription waiting for events, when the store closes, then iteration ends', async () => {
         const closing = new PostgresEventStore(database.url);
         const subscription = closing.subscribeToAll({ after: await closing.headPosition() });

@@ -165,9 +165,9 @@ export class PostgresEventStore implements EventStore {
       this.pool,
       {
         rowMode: 'array',
-        text: `SELECT ${partial?.columns ?? EVENT_COLUMNS} FROM es_events e
+        ...preparedRead(`SELECT ${partial?.columns ?? EVENT_COLUMNS} FROM es_events e
           WHERE e.position > $1 AND e.position < ${VISIBLE_HORIZON}
-          ORDER BY e.position LIMIT $2`,
+          ORDER BY e.position LIMIT $2`),
         values: [String(options.after ?? -1n), maxCount, ...(partial?.values ?? [])],
         types: partial?.types ?? RAW_TEXT,
       },
@@ -194,7 +194,9 @@ export class PostgresEventStore implements EventStore {
   async headPosition(): Promise<bigint | undefined> {
     await this.migrate();
     const { rows } = await this.pool.query<{ head: string | null }>(
-      `SELECT max(position)::text AS head FROM es_events WHERE position < ${VISIBLE_HORIZON}`,
+      preparedRead(
+        `SELECT max(position)::text AS head FROM es_events WHERE position < ${VISIBLE_HORIZON}`,
+      ),
     );
     const head = rows[0]?.head;
     return head == null ? undefined : BigInt(head);
@@ -485,3 +487,15 @@ class PostgresAllSubscription implements AllSubscription {
 }
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+const readStatementNames = new Map<string, string>();
+
+/** A named (prepared once per connection) statement: the horizon's subqueries cost planning. */
+function preparedRead(text: string): { name: string; text: string } {
+  let name = readStatementNames.get(text);
+  if (name === undefined) {
+    name = `es_read_${readStatementNames.size + 1}`;
+    readStatementNames.set(text, name);
+  }
+  return { name, text };
+}

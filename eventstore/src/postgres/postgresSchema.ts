@@ -14,14 +14,26 @@ export const ORDINAL_BITS = 20;
 export const MAX_EVENTS_PER_TRANSACTION = 2 ** ORDINAL_BITS;
 
 /**
- * Smallest position a reader must not read yet. Every transaction that can still commit has an
- * xid >= xmin of the reader's snapshot (all xids below xmin have finished), so it can only write
- * positions >= xmin << 20. Reading strictly below that bound therefore never returns an event
- * before one that could still appear with a smaller position: a reader never skips an event.
- * Caveat: xmin is cluster-wide, so a long-running write transaction anywhere on the server
- * (any database) holds the bound back and delays reads until it ends; it never loses events.
+ * Smallest position a reader must not read yet: a scalar subquery, so it is computed once per
+ * statement and with that statement's snapshot, the one the read itself uses.
+ *
+ * Every transaction that can still commit is in that snapshot as running (its xip list) or has an
+ * xid >= the snapshot's xmax, and it can only write positions >= its xid << 20. Reading strictly
+ * below the smallest such xid therefore never returns an event before one that could still appear
+ * with a smaller position: a reader never skips an event. A running transaction that the server's
+ * activity list positively shows in another database cannot write to this es_events, so it does
+ * not hold the horizon back (the plain snapshot xmin did: one long write anywhere on the server
+ * delayed every reader here). An xid not found there (ended meanwhile, prepared, or hidden) still
+ * holds it back; so does a long write transaction in this database.
  */
-export const VISIBLE_HORIZON = `(pg_snapshot_xmin(pg_current_snapshot())::text::bigint << ${ORDINAL_BITS})`;
+export const VISIBLE_HORIZON = `(SELECT coalesce(
+    (SELECT min(running) FROM pg_snapshot_xip(snapshot) running
+      WHERE running::text::bigint % 4294967296 NOT IN (
+        SELECT other.backend_xid::text::bigint FROM pg_stat_get_activity(NULL) other
+         WHERE other.backend_xid IS NOT NULL
+           AND other.datid <> (SELECT oid FROM pg_database WHERE datname = current_database()))),
+    pg_snapshot_xmax(snapshot))::text::bigint << ${ORDINAL_BITS}
+  FROM pg_current_snapshot() snapshot)`;
 
 /** SQLSTATE raised by `es_append` when the expected revision does not hold; DETAIL = actual revision (-1: no stream). */
 export const WRONG_EXPECTED_REVISION_SQLSTATE = 'ES409';

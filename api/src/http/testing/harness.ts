@@ -1,4 +1,4 @@
-import { PostgresEventStore } from '@issuer/eventstore';
+import { ORDINAL_BITS, PostgresEventStore, VISIBLE_HORIZON } from '@issuer/eventstore';
 import { createDatabase } from '@issuer/test-support';
 import type { Hono } from 'hono';
 import pg from 'pg';
@@ -100,16 +100,16 @@ export async function startHarness(
   };
 }
 
-/** Waits until every transaction begun before the call has ended (so its events are readable). */
+/** Waits until every transaction of this database begun before the call has ended (so its events are readable). */
 export async function waitForOlderTransactions(pool: pg.Pool): Promise<void> {
   const { rows } = await pool.query<{ xid: string }>('SELECT pg_current_xact_id()::text AS xid');
   const mine = BigInt(rows[0]?.xid ?? '0');
   const deadline = Date.now() + 15_000;
   for (;;) {
-    const horizon = await pool.query<{ xmin: string }>(
-      'SELECT pg_snapshot_xmin(pg_current_snapshot())::text AS xmin',
+    const horizon = await pool.query<{ xid: string }>(
+      `SELECT (${VISIBLE_HORIZON} >> ${ORDINAL_BITS})::text AS xid`,
     );
-    if (BigInt(horizon.rows[0]?.xmin ?? '0') > mine) return;
+    if (BigInt(horizon.rows[0]?.xid ?? '0') > mine) return;
     if (Date.now() > deadline) throw new Error('older transactions are still running after 15 s');
     await new Promise((resolve) => setTimeout(resolve, 5));
   }
