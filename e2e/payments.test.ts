@@ -447,6 +447,30 @@ describeInBrowser('payments', (suite) => {
     await context.close();
   });
 
+  it('without a terminal, says where to register one and opens the company profile there (Turkish, 390 px)', async () => {
+    const company = await suite.portal.registerCompany();
+    await suite.portal.verify(company);
+    const { context, page } = await freshPage(suite.browser, phone);
+    await seedStorage(page, suite.portal, { [tokenKey]: company.token, locale: 'tr' });
+    await open(page, suite.portal, '/pendingpayments/all');
+    await waitForPath(page, '/pendingpayments/all');
+
+    await page.getByRole('button', { name: languages.Turkish.take }).first().click();
+    const dialog = takePaymentDialog(page, languages.Turkish);
+    await visible(
+      dialog.getByText('Ödeme almadan önce şirket profilinde bir ödeme terminali kaydedin.'),
+    );
+    await checkScreen(page);
+    await dialog.getByRole('link', { name: 'Şirket profilini aç' }).click();
+
+    await waitForPath(page, '/profile');
+    await dialog.waitFor({ state: 'hidden' });
+    await visible(page.getByRole('button', { name: 'Terminal kaydet' }));
+    await visible(page.getByText('Henüz ödeme terminali yok').first());
+    await checkScreen(page);
+    await context.close();
+  });
+
   it('shows a declined card with its reason and no transaction (Turkish, 1280 px)', async () => {
     const texts = languages.Turkish;
     const { company, frontDesk } = await companyWithTerminals(suite.portal);
