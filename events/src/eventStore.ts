@@ -99,6 +99,12 @@ export interface EventStore {
   subscribeToAll(options?: SubscribeToAllOptions): AllSubscription;
   /** Position of the newest event readers can see, or undefined when the store is empty. */
   headPosition(): Promise<bigint | undefined>;
+  /**
+   * Optional: positions of events committed from now on, as this process learns of them, without
+   * reading the events (a reader may not see one yet: an older transaction can hold it back).
+   * Ends when `abort` fires or the store closes. Stores without it are watched by subscription.
+   */
+  watchCommitted?(abort: AbortSignal): AsyncIterable<bigint>;
   close(): Promise<void>;
 }
 

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { integrationTopics } from '@issuer/events';
 import { NOTHING_APPLIED } from '@issuer/projections';
 import type { Kafka } from 'kafkajs';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createKafka } from './client';
 import { KafkaPublisher, type KafkaPublisherOptions } from './publisher';
@@ -99,6 +100,51 @@ describe.skipIf(brokers === undefined)('Kafka publisher against a real broker', 
     const last = await db.lastPosition();
     await eventually(async () => (await db.checkpointOf(publisher.name)) === last, 10_000);
     expect((await publisher.status()).lagEvents).toBe(0);
+  });
+
+  it('publishes an event an older open transaction held back as soon as that transaction ends, without spinning meanwhile', async () => {
+    const settings = testKafkaSettings(brokers ?? []);
+    let reads = 0;
+    const countingStore = new Proxy(db.store, {
+      get(target, property) {
+        if (property === 'readAll')
+          return (...args: Parameters<typeof target.readAll>) => {
+            reads += 1;
+            return target.readAll(...args);
+          };
+        const value = Reflect.get(target, property, target);
+        return typeof value === 'function' ? value.bind(target) : value;
+      },
+    });
+    const publisher = await startPublisher(settings, { idlePollMs: 60_000, store: countingStore });
+    const consumer = await consume(createKafka(settings, db.logger), settings);
+    await eventually(async () => (await publisher.status()).state === 'publishing', 20_000);
+    const older = new pg.Client({ connectionString: db.databaseUrl });
+    await older.connect();
+    try {
+      await older.query('BEGIN');
+      await older.query('SELECT pg_current_xact_id()');
+      const streamId = `Company-${randomUUID()}`;
+      await db.store.appendToStream(streamId, terminalEvents('c', 2), {
+        expectedRevision: 'no_stream',
+      });
+      const readsBefore = reads;
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      const held = consumer.records.filter((record) => record.key === streamId);
+      expect(held).toHaveLength(0);
+      // Re-read after 1, 2, 4 … 50 ms: about ten reads in 300 ms, not one after another.
+      expect(reads - readsBefore).toBeLessThan(30);
+
+      await older.query('COMMIT');
+      const ended = performance.now();
+      await consumer.waitUntil(
+        (records) => records.filter((record) => record.key === streamId).length >= 2,
+      );
+
+      expect(performance.now() - ended).toBeLessThan(2_000);
+    } finally {
+      await older.end();
+    }
   });
 
   it('keeps its checkpoint while no broker acknowledges, and says why in its status', async () => {

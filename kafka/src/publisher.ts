@@ -13,6 +13,7 @@ import {
   readCheckpoints,
   readProjectionStatus,
   sleep,
+  UnreadableBackoff,
   WakeSignal,
   wakeOnNewEvents,
 } from '@issuer/projections';
@@ -203,6 +204,7 @@ export class KafkaPublisher {
       checkpoint = await this.#settle(inFlight);
       onSuccess();
     };
+    const unreadable = new UnreadableBackoff();
     // The next batch is read and mapped while the broker works on the ones in flight.
     let prefetched: Promise<PreparedBatch> | undefined;
     while (!abort.aborted) {
@@ -215,8 +217,12 @@ export class KafkaPublisher {
           while (inFlight.size > 0) await settleOldest();
           continue;
         }
-        if (!this.#wake.hasNewsFor(seenGeneration, checkpoint))
-          await this.#wake.waitForWake(seenGeneration, this.#options.idlePollMs ?? 1_000);
+        if (this.#wake.knowsOfEventsAfter(sentUpTo)) await unreadable.wait(abort);
+        else {
+          unreadable.reset();
+          if (!this.#wake.hasNewsFor(seenGeneration, checkpoint))
+            await this.#wake.waitForWake(seenGeneration, this.#options.idlePollMs ?? 1_000);
+        }
         continue;
       }
       sentUpTo = batch.last;

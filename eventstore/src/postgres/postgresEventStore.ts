@@ -191,6 +191,27 @@ export class PostgresEventStore implements EventStore {
     return subscription;
   }
 
+  async *watchCommitted(abort: AbortSignal): AsyncGenerator<bigint> {
+    const pollMs = this.options.pollIntervalMs ?? 500;
+    let told = this.signal.latestCommitted;
+    const stop = () => this.signal.wakeAll();
+    abort.addEventListener('abort', stop, { once: true });
+    try {
+      while (!abort.aborted && !this.signal.closed) {
+        const seen = this.signal.generation;
+        if (this.signal.latestCommitted > told) {
+          told = this.signal.latestCommitted;
+          yield told;
+          continue;
+        }
+        // Also (re)starts listening, so a dropped connection is replaced within one poll.
+        await this.signal.nextSignal(seen, pollMs);
+      }
+    } finally {
+      abort.removeEventListener('abort', stop);
+    }
+  }
+
   async headPosition(): Promise<bigint | undefined> {
     await this.migrate();
     const { rows } = await this.pool.query<{ head: string | null }>(
@@ -322,7 +343,7 @@ class AppendSignal {
   private listening = false;
   private pendingNotify: bigint | undefined;
   private notifying = false;
-  private closed = false;
+  closed = false;
 
   constructor(private readonly clientConfig: pg.ClientConfig) {}
 

@@ -26,4 +26,4 @@ export {
   type ListeningWaiterOptions,
   type ReadModelWaiter,
 } from './waiter';
-export { sleep, WakeSignal } from './wakeSignal';
+export { sleep, UnreadableBackoff, WakeSignal } from './wakeSignal';

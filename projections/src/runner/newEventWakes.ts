@@ -12,9 +12,11 @@ export interface NewEventWakesOptions {
 }
 
 /**
- * Only a wake-up source: subscribes from the head and wakes `wake` with each new event's position
- * (the loops read the events themselves, in batches). Resubscribes after a failure; resolves
- * once `abort` fires and `close()` ended the current subscription.
+ * Only a wake-up source: wakes `wake` with the position of each newly committed event (the loops
+ * read the events themselves, in batches). A store that can tell committed positions without
+ * reading the events (`watchCommitted`, PostgreSQL's NOTIFY) is watched; any other is subscribed
+ * to from the head. Resumes after a failure; resolves once `abort` fires and `close()` ended
+ * the current subscription.
  */
 export function wakeOnNewEvents(options: NewEventWakesOptions): {
   running: Promise<void>;
@@ -25,6 +27,14 @@ export function wakeOnNewEvents(options: NewEventWakesOptions): {
   const running = (async () => {
     while (!abort.aborted) {
       try {
+        if (store.watchCommitted) {
+          wake.wake();
+          for await (const position of store.watchCommitted(abort)) wake.wake(position);
+          if (abort.aborted) break;
+          logger.warn('store stopped telling commits; watching again after a pause');
+          await sleep(options.errorBackoffMs, abort);
+          continue;
+        }
         const head = await store.headPosition();
         if (abort.aborted) break;
         subscription = store.subscribeToAll({ after: head });

@@ -3,7 +3,7 @@ import { lastPosition, readAfter } from './batches';
 import { readCheckpoints } from './checkpoints';
 import type { ReadAhead } from './reader';
 import { ensureCheckpointRows } from './schema';
-import { sleep, type WakeSignal } from './wakeSignal';
+import { sleep, UnreadableBackoff, type WakeSignal } from './wakeSignal';
 
 export interface ProjectorLoopOptions {
   target: BatchTarget & { abort: AbortSignal };
@@ -23,6 +23,7 @@ export interface ProjectorLoopOptions {
 export async function runProjector(options: ProjectorLoopOptions): Promise<void> {
   const { target, wake } = options;
   let checkpoint: bigint | undefined;
+  const unreadable = new UnreadableBackoff();
   while (!target.abort.aborted) {
     const seenGeneration = wake.generation;
     try {
@@ -30,7 +31,12 @@ export async function runProjector(options: ProjectorLoopOptions): Promise<void>
       const step = await applyNextBatch(options, checkpoint);
       checkpoint = step.checkpoint;
       await target.ignoredProgress?.writeIfDue();
-      if (!step.backlog) await sleepUntilWorthReading(options, seenGeneration, checkpoint);
+      if (step.backlog) continue;
+      if (wake.knowsOfEventsAfter(checkpoint)) await unreadable.wait(target.abort);
+      else {
+        unreadable.reset();
+        await sleepUntilWorthReading(options, seenGeneration, checkpoint);
+      }
     } catch (error) {
       if (target.abort.aborted) break;
       checkpoint = undefined;

@@ -1,4 +1,5 @@
 import type { RecordedEvent } from '@issuer/events';
+import pg from 'pg';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { postgresServers, useServer } from './testing/database';
 import { counted, ignored } from './testing/events';
@@ -121,7 +122,7 @@ describe.each(await postgresServers())('on the $name PostgreSQL', (server) => {
       }
     });
 
-    it('is woken by the store subscription when nobody waits', async () => {
+    it('is woken by the store when nobody waits', async () => {
       const f = await given();
       f.startRunner({ idlePollMs: 60_000 });
       await new Promise((resolve) => setTimeout(resolve, 200));
@@ -129,6 +130,30 @@ describe.each(await postgresServers())('on the $name PostgreSQL', (server) => {
 
       await eventually(async () => (await f.checkpointOf('stream_counts')) === position);
       expect(await rows(f)).toEqual([{ stream_id: 'W-1', events: 1 }]);
+    });
+
+    it('applies an event an older open transaction held back as soon as that transaction ends, not at the idle poll', async () => {
+      const f = await given();
+      f.startRunner({ idlePollMs: 60_000 });
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      const older = new pg.Client({ connectionString: f.databaseUrl });
+      await older.connect();
+      try {
+        await older.query('BEGIN');
+        await older.query('SELECT pg_current_xact_id()');
+        const position = await f.append('H-1', [counted()]);
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        expect(await f.checkpointOf('stream_counts')).not.toBe(position);
+
+        await older.query('COMMIT');
+        const ended = performance.now();
+        await eventually(async () => (await f.checkpointOf('stream_counts')) === position);
+
+        expect(performance.now() - ended).toBeLessThan(1_000);
+        expect(await rows(f)).toEqual([{ stream_id: 'H-1', events: 1 }]);
+      } finally {
+        await older.end();
+      }
     });
   });
 

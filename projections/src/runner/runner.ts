@@ -38,8 +38,8 @@ export interface ProjectorRunnerOptions {
 }
 
 /**
- * Runs one loop per projection. Live events wake the loops through a store subscription and
- * through `wake()`; in-process waiters are told of every commit directly.
+ * Runs one loop per projection. Live events wake the loops through the store (its commit notices,
+ * or a subscription) and through `wake()`; in-process waiters are told of every commit directly.
  */
 export class ProjectorRunner {
   readonly #options: ProjectorRunnerOptions;

@@ -30,6 +30,14 @@ export class WakeSignal {
     return this.#lastUnspecificWake > seenGeneration || this.#latestKnown > checkpoint;
   }
 
+  /**
+   * Whether a wake named an event after `position`. Right after a read that stopped short of it,
+   * the event is committed but not readable yet (an older transaction holds it back).
+   */
+  knowsOfEventsAfter(position: bigint): boolean {
+    return this.#latestKnown > position;
+  }
+
   /** Resolves on the next wake after `seenGeneration`, or after `timeoutMs`. */
   waitForWake(seenGeneration: number, timeoutMs: number): Promise<void> {
     if (this.#generation !== seenGeneration) return Promise.resolve();
@@ -42,6 +50,23 @@ export class WakeSignal {
       const timer = setTimeout(resume, timeoutMs);
       this.#sleepers.add(resume);
     });
+  }
+}
+
+/**
+ * The pause before reading again for an event known to be committed but not readable yet:
+ * 1, 2, 4 … 50 ms, so a short wait costs little and a long one does not spin.
+ */
+export class UnreadableBackoff {
+  #ms = 0;
+
+  wait(abort: AbortSignal): Promise<void> {
+    this.#ms = Math.min(Math.max(this.#ms * 2, 1), 50);
+    return sleep(this.#ms, abort);
+  }
+
+  reset(): void {
+    this.#ms = 0;
   }
 }
 

@@ -14,8 +14,8 @@ export async function eventually(
 }
 
 /**
- * The store hides events until every older transaction on the server has ended (its gap-free
- * horizon is cluster-wide), and test files in other workers share the server: wait for it.
+ * The store hides events until every older transaction of their database has ended (its gap-free
+ * horizon): wait for it.
  */
 export function visible(store: EventStore, position: bigint): Promise<void> {
   return eventually(
