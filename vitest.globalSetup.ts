@@ -3,7 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startEmbeddedPostgres } from '@issuer/eventstore/embedded';
-import { provideDatabases } from '@issuer/test-support';
+import { freePort, provideDatabases } from '@issuer/test-support';
 import pg from 'pg';
 import type { TestProject } from 'vitest/node';
 
@@ -14,7 +14,7 @@ import type { TestProject } from 'vitest/node';
  */
 export default async function setup(project: TestProject) {
   const dataDir = await mkdtemp(join(tmpdir(), 'issuer-test-pg-'));
-  const port = 20000 + Math.floor(Math.random() * 20000);
+  const port = await freePort();
   const server = await startEmbeddedPostgres({ dataDir, port, persistent: false });
   const runPrefix = `t_${randomUUID().replaceAll('-', '').slice(0, 8)}_`;
   provideDatabases(project, { embeddedPostgresUrl: server.url, testDatabasePrefix: runPrefix });

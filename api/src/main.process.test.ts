@@ -3,12 +3,13 @@ import { once } from 'node:events';
 import { existsSync } from 'node:fs';
 import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import { request } from 'node:http';
-import { connect, createServer } from 'node:net';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { promisify } from 'node:util';
 import { runningPostmaster } from '@issuer/eventstore/embedded';
+import { freePort } from '@issuer/test-support';
 import { afterEach, describe, expect, it } from 'vitest';
 
 /**
@@ -124,17 +125,6 @@ async function printed(server: Server, text: string, timeoutMs = 30_000): Promis
     if (Date.now() > deadline) throw new Error(`never printed ${text}:\n${server.output()}`);
     await delay(20);
   }
-}
-
-function freePort(): Promise<number> {
-  return new Promise((done, fail) => {
-    const probe = createServer();
-    probe.once('error', fail);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      probe.close(() => done(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
 }
 
 function signIn(port: number, credentials: { email: string; password: string }) {

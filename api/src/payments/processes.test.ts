@@ -1,12 +1,13 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { chmod, mkdtemp, rm } from 'node:fs/promises';
-import { connect, createServer } from 'node:net';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { runningPostmaster } from '@issuer/eventstore/embedded';
 import { ledgerConsistency } from '@issuer/projections';
+import { freePort } from '@issuer/test-support';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { PaymentFailpoint } from './scheduler/failpoints';
@@ -112,17 +113,6 @@ async function companyWithTerminal(
   });
   expect(terminal.status).toBe(201);
   return { token, terminalId: terminal.body.id as string, companyId: rows[0]?.company_id ?? '' };
-}
-
-function freePort(): Promise<number> {
-  return new Promise((done, fail) => {
-    const probe = createServer();
-    probe.once('error', fail);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      probe.close(() => done(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
 }
 
 /** Loosely typed answers: the API's own tests pin their shapes. */

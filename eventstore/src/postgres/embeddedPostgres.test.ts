@@ -4,6 +4,7 @@ import { chmod, lstat, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
+import { freePort } from '@issuer/test-support';
 import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type EmbeddedPostgresServer, startEmbeddedPostgres } from './embeddedPostgres';
@@ -39,8 +40,6 @@ async function query(server: EmbeddedPostgresServer, sql: string) {
   }
 }
 
-const port = () => 40000 + Math.floor(Math.random() * 15000);
-
 describe.runIf(asRoot)(
   'as root, with the checkout and DATA_DIR in a private folder (mode 700)',
   () => {
@@ -52,7 +51,7 @@ describe.runIf(asRoot)(
       await execFileAsync('cp', ['-al', dirname(dirname(postgres)), binariesDir]);
       const stateDir = await folder('issuer-root-state-', 0o755);
       const dataDir = join(privateHome, 'data', 'postgres');
-      const options = { dataDir, port: port(), binariesDir, rootStateDir: stateDir };
+      const options = { dataDir, port: await freePort(), binariesDir, rootStateDir: stateDir };
 
       const first = await start(options);
       await query(first, 'CREATE TABLE kept (id int)');
@@ -74,8 +73,8 @@ describe.runIf(asRoot)(
 describe('a cluster this folder already runs', () => {
   it('is reused on the port it runs on, and stopped by the stop of whoever holds it', async () => {
     const dataDir = join(await folder('issuer-pg-', 0o755), 'postgres');
-    const first = await start({ dataDir, port: port() });
-    const again = await startEmbeddedPostgres({ dataDir, port: port() });
+    const first = await start({ dataDir, port: await freePort() });
+    const again = await startEmbeddedPostgres({ dataDir, port: await freePort() });
     expect(again.port).toBe(first.port);
     expect(await query(again, 'SELECT 1 AS up')).toEqual([{ up: 1 }]);
     await again.stop();

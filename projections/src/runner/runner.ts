@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import type { EventStore } from '@issuer/events';
 import type { Pool } from 'pg';
 import type { Logger } from 'pino';
@@ -63,6 +64,8 @@ export class ProjectorRunner {
     assertDistinctNames(options.projections);
     if ((options.batchSize ?? 1) < 1) throw new RangeError('batchSize must be at least 1');
     this.#options = options;
+    // Every loop may pause on the stop signal at once (a pause listens for it), and the wakes too.
+    setMaxListeners(options.projections.length + 4, this.#stopping.signal);
     this.#tracker = new CheckpointTracker(options.projections.map((projection) => projection.name));
     if (options.notifyCheckpoints ?? true)
       this.#notifier = new CheckpointNotifier(options.pool, options.logger);
