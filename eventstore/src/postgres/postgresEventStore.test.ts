@@ -265,6 +265,26 @@ for (const server of await postgresServers()) {
         }
       });
 
+      it('given events another process committed before this one listened, then watching committed positions tells the last of them first', async () => {
+        const { position } = await store.appendToStream(stream(), newEvents(2), {
+          expectedRevision: 'no_stream',
+        });
+        await sleep(200); // its notice is sent and gone before the watcher listens
+        const watcher = new PostgresEventStore(database.url);
+        const stop = new AbortController();
+        try {
+          const told = watcher.watchCommitted(stop.signal)[Symbol.asyncIterator]();
+          const first = await Promise.race([
+            told.next(),
+            sleep(3_000).then(() => ({ value: 'nothing within 3 s' })),
+          ]);
+          expect(first.value).toBe(position);
+        } finally {
+          stop.abort();
+          await watcher.close();
+        }
+      });
+
       it('given a write transaction open in another database on the server, then a new event is read at once', async () => {
         const elsewhere = await createTestDatabase(server);
         const other = new pg.Client({ connectionString: elsewhere.url });

@@ -416,10 +416,24 @@ class AppendSignal {
     try {
       const client = await this.connection();
       await client.query(`LISTEN ${NOTIFY_CHANNEL}`);
+      await this.learnLastCommitted(client);
       this.wakeAll();
     } catch {
       this.listening = false; // retried on the next wait; polling covers the gap
     }
+  }
+
+  /**
+   * What was committed before LISTEN took effect sent no notice here: the last stored position
+   * stands in for those (watchers of committed positions would otherwise wait for a poll). Before
+   * the schema exists there is nothing to learn, and the query's error is ignored.
+   */
+  private async learnLastCommitted(client: pg.Client): Promise<void> {
+    const last = await client
+      .query<{ last: string | null }>('SELECT max(position)::text AS last FROM es_events')
+      .then(({ rows }) => rows[0]?.last)
+      .catch(() => undefined);
+    if (last) this.committed(BigInt(last));
   }
 
   private connection(): Promise<pg.Client> {
