@@ -202,7 +202,25 @@ async function readyCompany(options: LoadOptions, suffix: string): Promise<Compa
     company.token = await client.signIn(company.email, password);
     if (!company.token) await sleep(500);
   }
-  return company.token ? company : undefined;
+  if (!company.token || !(await seenVerified(client, company.token))) return undefined;
+  return company;
+}
+
+/**
+ * Waits until the company's own requests find it verified. The operator's verify can answer
+ * while the read models are catching up (`X-Read-Models: catching-up`, say during a projections
+ * failover); until they apply it, the API truthfully refuses the company's commands with 403
+ * company_not_verified, as it would a person's who started before the verification showed.
+ */
+async function seenVerified(client: LoadClient, token: string): Promise<boolean> {
+  for (let attempt = 0; attempt < 40; attempt += 1) {
+    const { status } = await client
+      .read('/customers?range=[0,0]', token)
+      .catch(() => ({ status: 0 }));
+    if (status === 200) return true;
+    await sleep(250);
+  }
+  return false;
 }
 
 async function newTerminal(client: LoadClient, company: Company): Promise<string | undefined> {
