@@ -2,7 +2,7 @@ import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { existsSync } from 'node:fs';
 import { chmod, mkdtemp, rm } from 'node:fs/promises';
-import { request } from 'node:http';
+import { Agent, request } from 'node:http';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -127,6 +127,27 @@ async function printed(server: Server, text: string, timeoutMs = 30_000): Promis
   }
 }
 
+/** Two GETs on one keep-alive connection, `idleMs` apart: the second's status and whether it reused it. */
+async function secondRequestAfterIdle(port: number, idleMs: number) {
+  const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+  const get = () =>
+    new Promise<{ status: number; reusedSocket: boolean }>((done, fail) => {
+      const req = request({ port, host: '127.0.0.1', path: '/api/health', agent }, (res) => {
+        res.resume();
+        res.on('end', () => done({ status: res.statusCode ?? 0, reusedSocket: req.reusedSocket }));
+      });
+      req.on('error', fail);
+      req.end();
+    });
+  try {
+    await get();
+    await delay(idleMs);
+    return await get();
+  } finally {
+    agent.destroy();
+  }
+}
+
 function signIn(port: number, credentials: { email: string; password: string }) {
   return fetch(`http://127.0.0.1:${port}/api/auth`, {
     method: 'POST',
@@ -222,6 +243,11 @@ describe('npm start on the embedded default', { timeout: 180_000 }, () => {
     const first = start(site);
     await portAccepts(first);
     expect((await signIn(first.port, operator)).status).toBe(200);
+    // A load balancer's idle connection outlives Node's default 5 s (nginx keeps them 60 s).
+    expect(await secondRequestAfterIdle(first.port, 6_000)).toEqual({
+      status: 200,
+      reusedSocket: true,
+    });
 
     first.child.kill('SIGKILL');
     await first.exited;

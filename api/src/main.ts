@@ -218,9 +218,19 @@ function onStopSignal(stop: (signal: NodeJS.Signals) => Promise<void>) {
   process.on('SIGTERM', handle);
 }
 
+/**
+ * How long an idle keep-alive connection stays open. A load balancer that reuses its idle
+ * connections to the API (nginx's upstream keepalive, 60 s in deploy/nginx) must always be the
+ * one to close them: when Node closed first (its default is 5 s), a request nginx sent on the
+ * closing connection was reset, and nginx answers a POST it cannot resend with 502.
+ */
+const keepAliveTimeoutMs = 75_000;
+
 function listen(fetch: Parameters<typeof serve>[0]['fetch'], port: number): Promise<ServerType> {
   return new Promise((resolve, reject) => {
-    const server = serve({ fetch, port, hostname: '0.0.0.0' }, () => resolve(server));
+    const server = serve({ fetch, port, hostname: '0.0.0.0' }, () => resolve(server)) as Server;
+    server.keepAliveTimeout = keepAliveTimeoutMs;
+    server.headersTimeout = keepAliveTimeoutMs + 1_000;
     server.once('error', reject);
   });
 }

@@ -41,7 +41,7 @@ export async function runChecks(context: CheckContext): Promise<CheckResult[]> {
       () => summary(context.client.history),
       () => acknowledgedEffects(context),
       () => refusedCommands(context),
-      () => readModelsEqualRebuild(context, pool, store),
+      () => readModelsEqualRebuildAtRest(context, pool, store),
       () => everyEventOnKafka(context, store, head),
       () => serverErrors(context),
       () => adminUi(context),
@@ -179,6 +179,28 @@ async function refusedCommands({ client }: CheckContext): Promise<CheckResult> {
       ? problems.slice(0, 5).join('; ')
       : `${refused.length} refused commands checked`,
   };
+}
+
+/**
+ * The comparison needs the store at rest, but the processes still append after the load (a
+ * webhook retried after the faults, a payment that expires): an event appended meanwhile makes
+ * the two differ by a moment. Such a run is compared again once the store is quiet; a real
+ * difference stays.
+ */
+async function readModelsEqualRebuildAtRest(
+  context: CheckContext,
+  pool: pg.Pool,
+  store: PostgresEventStore,
+): Promise<CheckResult> {
+  for (let attempt = 1; ; attempt += 1) {
+    const before = await quietHead(pool, store);
+    const result = await readModelsEqualRebuild(context, pool, store);
+    const after = (await store.headPosition()) ?? 0n;
+    if (result.passed || after === before) return result;
+    if (attempt === 3)
+      return { ...result, detail: `${result.detail} (events appended during each of 3 tries)` };
+    context.log(`  events were appended during the comparison (${attempt}); comparing again`);
+  }
 }
 
 /** The live read models, row for row, against a rebuild from event zero into a fresh database. */
@@ -358,7 +380,7 @@ export function serverErrors({
           .slice(0, 5)
           .map(
             (op) =>
-              `${op.kind} ${op.status} ${op.answeredBy} ${op.errorCode ?? ''} at +${op.startedAt}`,
+              `${op.kind} ${op.status} ${op.answeredBy} ${op.errorCode ?? ''} at ${new Date(op.startedAt).toISOString()}`,
           )
           .join('; ')
       : `${fromApi} answers 503 from the API while it was down, ${fivexx.length - fromApi} from nginx while api-1 was killed, ${client.history.filter((op) => op.status === 0).length} without answer`,
