@@ -1,19 +1,6 @@
-import { createServer } from 'node:net';
 import { setTimeout as delay } from 'node:timers/promises';
 
-/** A port that was free on 127.0.0.1 a moment ago (the kernel picks it). */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.unref();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => (port > 0 ? resolve(port) : reject(new Error('no port assigned'))));
-    });
-  });
-}
+export { freePort } from '@issuer/test-support/ports';
 
 /**
  * Polls `url` until it answers 200, every `intervalMs`, for at most `timeoutMs`. Resolves with the
