@@ -1,12 +1,7 @@
 import type { IntegrationMessage } from '@issuer/events';
-import {
-  type Kafka,
-  type PartitionerArgs,
-  Partitioners,
-  type Producer,
-  type TopicMessages,
-} from 'kafkajs';
+import type { Kafka, PartitionerArgs, Producer, TopicMessages } from 'kafkajs';
 import { createIdempotentProducer } from './client';
+import { partitionOfKey } from './partitioner';
 
 /**
  * Bytes of records per produce request. The broker refuses a partition's record batch over its
@@ -66,16 +61,15 @@ export class ProducerLanes {
   }
 
   /**
-   * Gives each record its partition (kafkajs's default partitioner: murmur2 of the key, as the
-   * Java client) and cuts the records into each lane's produce requests, in send order.
+   * Gives each record its partition (the one kafkajs's default partitioner and the Java client
+   * choose: murmur2 of the key) and cuts the records into each lane's produce requests, in send order.
    */
   split(messages: readonly IntegrationMessage[]): LaneRequests[] {
-    const partitioner = Partitioners.DefaultPartitioner();
     const perLane: PartitionedMessage[][] = this.producers.map(() => []);
     for (const message of messages) {
       const partitionMetadata = this.partitionsByTopic.get(message.topic);
       if (!partitionMetadata) throw new Error(`no partition metadata for ${message.topic}`);
-      const partition = partitioner({ topic: message.topic, partitionMetadata, message });
+      const partition = partitionOfKey(message.key, partitionMetadata.length);
       const lane = laneFor(message.topic, partition, this.producers.length);
       perLane[lane]?.push({ message, partition });
     }
