@@ -3,7 +3,7 @@ import { once } from 'node:events';
 import { existsSync } from 'node:fs';
 import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import { Agent, request } from 'node:http';
-import { connect } from 'node:net';
+import { connect, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
@@ -233,6 +233,29 @@ describe('npm start on the embedded default', { timeout: 180_000 }, () => {
       expect.objectContaining({ msg: 'request', status: 401 }),
     ]);
     await expectPostgresStopped(site);
+  });
+
+  it('a first start whose port is taken prints the generated operator anyway, stops PostgreSQL and exits 1; the printed password signs in once the port is free', async () => {
+    const site = await newSite();
+    const squatter = createServer().listen(site.port, '0.0.0.0');
+    await once(squatter, 'listening');
+    const failed = start(site);
+    expect(await failed.exited).toEqual({ code: 1, signal: null });
+    const output = failed.output();
+    expect(output).toContain(`could not listen on port ${site.port}: another program`);
+    const email = /^ {2}email: {4}(\S+)$/m.exec(output)?.[1];
+    const password = /^ {2}password: (\S+)$/m.exec(output)?.[1];
+    expect(email && password, output).toBeTruthy();
+    await expectPostgresStopped(site);
+
+    await new Promise((closed) => squatter.close(closed));
+    const again = start(site);
+    await portAccepts(again);
+    expect(
+      (await signIn(again.port, { email: email ?? '', password: password ?? '' })).status,
+    ).toBe(200);
+    again.child.kill('SIGTERM');
+    expect(await again.exited).toEqual({ code: 0, signal: null });
   });
 
   it('with OPERATOR_EMAIL: a sign-in the moment the port accepts answers 200; after a SIGKILL, the next `npm start` takes over PostgreSQL and SIGTERM to npm stops all of it', async () => {

@@ -40,7 +40,7 @@ import {
 } from './payments/simulator';
 import { terminalWebhookPath } from './payments/webhooks/webhookApi';
 import { etransferWebhookSecretOf } from './payments/webhooks/webhookSignature';
-import { prepareFirstStart } from './startupGuidance';
+import { listenFailureGuidance, prepareFirstStart } from './startupGuidance';
 import { createBillingCollector } from './subscriptions/billingCollector';
 import { createBillingScheduler } from './subscriptions/billingScheduler';
 import { createOrderProcessor } from './tokenOrders/orderProcessor';
@@ -94,9 +94,17 @@ async function main() {
     ? { distDir: uiDistDir, supportEmail: config.supportEmail }
     : undefined;
   if (!ui) logger.warn('admin UI not built (npm run build:ui): serving the API only');
-  const guidance = await prepareFirstStart(deps, infrastructure);
+  const { guidance, generated } = await prepareFirstStart(deps, infrastructure);
   const app = createApp(deps, ui);
-  const server = await listen(app.fetch, config.port);
+  const server = await listen(app.fetch, config.port).catch(async (error: unknown) => {
+    console.error(`\n${listenFailureGuidance(config.port, error, generated)}`);
+    await publishing?.stop();
+    await readSide.stop();
+    await tokenStanding.close();
+    await changes.close();
+    await infrastructure.close();
+    process.exit(1);
+  });
   logger.info(
     { port: config.port },
     `Issuer Portal API listening on http://localhost:${config.port}/api`,

@@ -11,17 +11,49 @@ import { ensureFirstOperator, ensureOperatorFromEnv } from './operator/operator'
 export async function prepareFirstStart(
   deps: AppDependencies,
   { config, store }: Infrastructure,
-): Promise<string | undefined> {
+): Promise<{ guidance: string | undefined; generated: GeneratedOperator | undefined }> {
   const emptyStore = (await store.headPosition()) === undefined;
   const fromEnv = await ensureOperatorFromEnv(deps, config.operator);
   const generated = config.databaseUrl ? undefined : await ensureFirstOperator(deps);
-  if (!emptyStore && !generated) return undefined;
+  if (!emptyStore && !generated) return { guidance: undefined, generated };
   const operator = generated ?? config.operator;
-  return firstStartGuidance({
+  const guidance = firstStartGuidance({
     site: `http://localhost:${config.port}`,
     operator: operator && { email: operator.email, password: generated?.password },
     created: generated ? 'generated' : fromEnv === 'created' ? 'from-env' : undefined,
   });
+  return { guidance, generated };
+}
+
+interface GeneratedOperator {
+  email: string;
+  password: string;
+}
+
+/**
+ * What a start that could not open its port prints. An operator generated on the way exists
+ * from now on and its password is shown nowhere else, so it is printed here too.
+ */
+export function listenFailureGuidance(
+  port: number,
+  error: unknown,
+  generated: GeneratedOperator | undefined,
+): string {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  const why =
+    code === 'EADDRINUSE'
+      ? 'another program (an earlier `npm start`?) is using it'
+      : code === 'EACCES'
+        ? 'this user may not open it'
+        : error instanceof Error
+          ? error.message
+          : String(error);
+  return [
+    `Issuer Portal could not listen on port ${port}: ${why}.`,
+    `Stop that program, or choose a free port (PORT=${port + 1} npm start), then start again.`,
+    '',
+    ...(generated ? operatorLines(generated, 'generated') : []),
+  ].join('\n');
 }
 
 export interface FirstStart {
