@@ -7,6 +7,7 @@ import {
   freshPage,
   insideWindow,
   open,
+  readingDirection,
   seedStorage,
   sidewaysOverflow,
   tokenKey,
@@ -462,6 +463,8 @@ describeInBrowser('customers', (suite) => {
       for (const { name, lastName, email } of longCustomers) {
         expect(await insideWindow(page.getByText(`${name} ${lastName}`).first())).toBe(true);
         expect(await insideWindow(page.getByText(email).first())).toBe(true);
+        // A wrapped email stays in reading order only when set left to right in an RTL cell.
+        expect(await readingDirection(page.getByText(email).first())).toBe('ltr');
       }
 
       await page.goto(`${suite.portal.url}/customers/all/${added[0]?.id}`);
@@ -471,6 +474,9 @@ describeInBrowser('customers', (suite) => {
       expect(await sidewaysOverflow(page)).toEqual([]);
       expect(await insideWindow(heading)).toBe(true);
       expect(await insideWindow(page.getByText(longCustomers[0]?.email ?? '').first())).toBe(true);
+      expect(await readingDirection(page.getByText(longCustomers[0]?.email ?? '').first())).toBe(
+        'ltr',
+      );
       await context.close();
     });
   }

@@ -155,6 +155,10 @@ export const insideWindow = (locator: Locator) =>
     return box.width > 0 && box.left >= -1 && box.right <= width + 1;
   });
 
+/** The direction the element's text is laid out in ('ltr' or 'rtl'), as the browser resolved it. */
+export const readingDirection = (locator: Locator) =>
+  locator.evaluate((element) => getComputedStyle(element).direction);
+
 /**
  * Types into an autocomplete and picks the option named `name`. The list is drawn again when the
  * filtered choices arrive, or when live updates refetch them: an option clicked just then is

@@ -490,10 +490,12 @@ function CustomerRows({ view }: { view: string | undefined }) {
         label={field('fullName')}
         render={(customer: Customer) => fullName(customer)}
       />
-      <TextField
+      <FunctionField
         source="email"
         label={field('email')}
         sx={{ overflowWrap: 'anywhere', minWidth: 160, display: 'block' }}
+        // Left to right even in an Arabic cell: else a wrapped address shows its parts reordered.
+        render={(customer: Customer) => <bdi dir="ltr">{customer.email}</bdi>}
       />
       <FunctionField
         source="phone"
