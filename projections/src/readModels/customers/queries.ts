@@ -188,12 +188,14 @@ async function listShaped<Row>(
   if (start < shallowPages) {
     // The usual case in one round trip: the page and its total from the counts row.
     const n = where.params.length;
-    const { rows } = await db.query<{ total: string }>(
-      `SELECT ${shape.columns}, (${counted.sql(n)}) AS total FROM customers WHERE ${where.sql}
+    const { rows } = await db.query<{ total: string }>({
+      ...prepared(
+        `SELECT ${shape.columns}, (${counted.sql(n)}) AS total FROM customers WHERE ${where.sql}
         ORDER BY ${orderBy(query.sort)} LIMIT $${n + counted.params.length + 1}
         OFFSET $${n + counted.params.length + 2}`,
-      [...where.params, ...counted.params, limit, start],
-    );
+      ),
+      values: [...where.params, ...counted.params, limit, start],
+    });
     const first = rows[0];
     if (first) return { rows: rows.map(shape.map), total: Number(first.total) };
   }
@@ -206,6 +208,22 @@ async function listShaped<Row>(
   const reversedLimit = total - start - reversedStart;
   const reversed = await page(db, shape, where, flip(query.sort), reversedStart, reversedLimit);
   return { rows: reversed.reverse(), total };
+}
+
+const pageStatementNames = new Map<string, string>();
+
+/**
+ * The first pages' statement, named so that each connection parses and plans it once: planning
+ * this text took as long as running it (0.22 against 0.28 ms for a page of 25). Its texts
+ * differ only by sort and by which filters are set, so there are few of them.
+ */
+function prepared(text: string): { name: string; text: string } {
+  let name = pageStatementNames.get(text);
+  if (name === undefined) {
+    name = `customers_page_${pageStatementNames.size + 1}`;
+    pageStatementNames.set(text, name);
+  }
+  return { name, text };
 }
 
 /** Pages starting below this offset are read forwards in one statement with their total. */
