@@ -159,6 +159,27 @@ describe('the list', () => {
     expect(past.range).toBe(`customers */${total}`);
   });
 
+  it('answers a first page of any size and sort the same, request after request', async () => {
+    // The first pages' statement is prepared once per connection; PostgreSQL switches it to a
+    // cached plan after five runs, which must answer as the fresh ones did.
+    for (let index = 0; index < 6; index += 1)
+      await h.addCustomer(company.token, { name: `Page${index}`, email: `page${index}@list.test` });
+    for (const sort of [
+      ['name', 'ASC'],
+      ['createdAt', 'DESC'],
+    ]) {
+      const all = await list({}, sort, [0, 999]);
+      const total = all.rows.length;
+      for (const size of [5, 10, 25, 7]) {
+        for (let repeat = 0; repeat < 8; repeat += 1) {
+          const page = await list({}, sort, [0, size - 1]);
+          expect(page.rows).toEqual(all.rows.slice(0, size));
+          expect(page.range).toBe(`customers 0-${Math.min(size, total) - 1}/${total}`);
+        }
+      }
+    }
+  });
+
   it('filters by search text, star, status and ids', async () => {
     expect((await list({ q: 'pioneers' })).rows.map((row) => row.name)).toEqual([
       'Grace',

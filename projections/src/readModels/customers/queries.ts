@@ -188,13 +188,13 @@ async function listShaped<Row>(
   if (start < shallowPages) {
     // The usual case in one round trip: the page and its total from the counts row.
     const n = where.params.length;
+    const bounds = pageBounds(start, limit, n + counted.params.length, isUnfiltered(query.filter));
     const { rows } = await db.query<{ total: string }>({
       ...prepared(
         `SELECT ${shape.columns}, (${counted.sql(n)}) AS total FROM customers WHERE ${where.sql}
-        ORDER BY ${orderBy(query.sort)} LIMIT $${n + counted.params.length + 1}
-        OFFSET $${n + counted.params.length + 2}`,
+        ORDER BY ${orderBy(query.sort)} ${bounds.sql}`,
       ),
-      values: [...where.params, ...counted.params, limit, start],
+      values: [...where.params, ...counted.params, ...bounds.params],
     });
     const first = rows[0];
     if (first) return { rows: rows.map(shape.map), total: Number(first.total) };
@@ -224,6 +224,25 @@ function prepared(text: string): { name: string; text: string } {
     pageStatementNames.set(text, name);
   }
   return { name, text };
+}
+
+/** The page sizes the list offers (react-admin's choices). */
+const offeredPageSizes = new Set([5, 10, 25, 50, 100]);
+
+/**
+ * `LIMIT … OFFSET …` of a page. The first page of the whole list, at an offered size, has its
+ * limit in the text: a generic plan then knows it, so PostgreSQL plans the statement once per
+ * connection instead of on every request (with a parameter it estimates the limit at a tenth of
+ * the company's rows, and a plan for the actual values always looks cheaper). Only unfiltered: a
+ * generic plan cannot tell a rare status from a common one, and a filter's plan must.
+ */
+function pageBounds(start: number, limit: number, paramsBefore: number, unfiltered: boolean) {
+  if (unfiltered && start === 0 && offeredPageSizes.has(limit))
+    return { sql: `LIMIT ${limit}`, params: [] };
+  return {
+    sql: `LIMIT $${paramsBefore + 1} OFFSET $${paramsBefore + 2}`,
+    params: [limit, start],
+  };
 }
 
 /** Pages starting below this offset are read forwards in one statement with their total. */
@@ -282,6 +301,17 @@ interface CountedTotal {
  * The total kept in `customer_counts` when the filter is at most one counted dimension (star,
  * investor status or lead status); undefined when rows must be counted.
  */
+function isUnfiltered({ q, starred, investorStatus, leadStatus, tags, id }: CustomerFilter) {
+  return (
+    searchWords(q).length === 0 &&
+    starred === undefined &&
+    investorStatus === undefined &&
+    leadStatus === undefined &&
+    !tags?.length &&
+    id === undefined
+  );
+}
+
 function countedTotal(companyId: string, filter: CustomerFilter): CountedTotal | undefined {
   const { q, starred, investorStatus, leadStatus, tags, id } = filter;
   if (searchWords(q).length > 0 || tags?.length || id) return undefined;
