@@ -1,6 +1,6 @@
 import { expect, it } from 'vitest';
 import type { Company, Portal } from './support/portal';
-import { freshPage, open, seedStorage, tokenKey } from './support/screens';
+import { freshPage, open, openDialog, seedStorage, tokenKey } from './support/screens';
 import { describeInBrowser } from './support/suite';
 
 async function signedIn(
@@ -52,5 +52,45 @@ describeInBrowser('live updates', (suite) => {
     ).toBeGreaterThan(0);
     expect(await other.page.getByText('Streamwell').count()).toBe(0);
     await Promise.all([first.context.close(), second.context.close(), other.context.close()]);
+  }, 90_000);
+
+  it('keeps an open customer picker still while a change arrives; typing again finds the new customer', async () => {
+    const company = await suite.portal.registerCompany();
+    await suite.portal.verify(company);
+    const stamp = Date.now().toString(36);
+    const add = (name: string) =>
+      suite.portal.api('POST', '/customers', {
+        token: company.token,
+        body: { email: `${name.toLowerCase()}-${stamp}@investors.test`, name, lastName: stamp },
+      });
+    await add('Galena');
+    const { page, context } = await signedIn(suite, company);
+    await open(page, suite.portal, '/etransfers/all');
+    await page.waitForFunction(() => document.documentElement.dataset.live === 'on');
+    const sendMoney = page.getByRole('main').getByRole('button', { name: 'Send money' });
+    const dialog = await openDialog(page, sendMoney, 'Send money');
+    const picker = dialog.getByRole('combobox', { name: 'Customer' });
+    // The choices shown are the search's own answer, not the list from before the search.
+    const searched = page.waitForResponse((response) =>
+      decodeURIComponent(response.url()).includes('"q":"Gal"'),
+    );
+    await picker.fill('Gal');
+    await searched;
+    const options = page.getByRole('option');
+    await options.filter({ hasText: 'Galena' }).waitFor({ timeout: 10_000 });
+    const heard = () =>
+      page.evaluate(() => Number(document.documentElement.dataset.liveChanges ?? 0));
+    const before = await heard();
+
+    // Another session adds a customer the open list would match.
+    await add('Galileo');
+    await expect.poll(heard, { timeout: 10_000 }).toBeGreaterThan(before);
+    await page.waitForTimeout(1_000);
+    expect(await options.allTextContents()).toEqual([`Galena ${stamp}`]);
+
+    // Searching again fetches the choices afresh.
+    await picker.fill('Gali');
+    await options.filter({ hasText: 'Galileo' }).waitFor({ timeout: 10_000 });
+    await context.close();
   }, 90_000);
 });

@@ -161,8 +161,8 @@ export const readingDirection = (locator: Locator) =>
 
 /**
  * Types into an autocomplete and picks the option named `name`. The list is drawn again when the
- * filtered choices arrive, or when live updates refetch them: an option clicked just then is
- * gone and the popup may close, as a person would see it flicker. Types and picks again, as a
+ * filtered choices arrive (live updates leave an open picker alone): an option clicked just then
+ * is gone and the popup may close, as a person would see it flicker. Types and picks again, as a
  * person would, until the input shows the choice.
  */
 export async function pickOption(

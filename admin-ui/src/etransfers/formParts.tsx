@@ -14,6 +14,7 @@ import {
 import { useFormState, useWatch } from 'react-hook-form';
 import { formErrorsOrToast } from '../auth/submitErrors';
 import { customerChoiceText } from '../lists/customerFilter';
+import { pickerQueryOptions } from '../live/liveResources';
 import { isolatedCents, maxAmountCents, minAmountCents, parseCents } from '../payments/money';
 import { onFormInputs } from './etransferLogic';
 
@@ -81,6 +82,7 @@ export function CustomerInput({ autoFocus = false }: { autoFocus?: boolean }) {
       source="customerId"
       reference="customers"
       sort={{ field: 'name', order: 'ASC' }}
+      queryOptions={pickerQueryOptions}
     >
       <AutocompleteInput
         label={field('customer')}

@@ -3,7 +3,7 @@ import { useEffect } from 'react';
 import { callApi } from '../session/http';
 import { refreshProfile } from '../session/refreshProfile';
 import { readStored, storageKeys } from '../session/storage';
-import { refreshesProfile, resourcesToRefresh } from './liveResources';
+import { refetchedLive, refreshesProfile, resourcesToRefresh } from './liveResources';
 
 const reconnectMs = 2_000;
 
@@ -35,12 +35,12 @@ export function LiveUpdates() {
       document.documentElement.dataset.liveChanges = String(seen + 1);
       const { resource } = JSON.parse(message.data) as { resource: string };
       for (const key of resourcesToRefresh(resource))
-        void queryClient.invalidateQueries({ queryKey: [key] });
+        void queryClient.invalidateQueries({ queryKey: [key], predicate: refetchedLive });
       if (refreshesProfile(resource)) reloadProfile();
     };
     const onReset = (message: MessageEvent<string>) => {
       if (message.lastEventId) lastId = message.lastEventId;
-      void queryClient.invalidateQueries();
+      void queryClient.invalidateQueries({ predicate: refetchedLive });
       reloadProfile();
     };
     const open = async () => {

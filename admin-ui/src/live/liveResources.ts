@@ -21,3 +21,17 @@ export function resourcesToRefresh(resource: string): readonly string[] {
 export function refreshesProfile(resource: string): boolean {
   return profileResources.has(resource);
 }
+
+/**
+ * Query options for a picker's choices (a ReferenceInput): live changes do not refetch them. A
+ * refetch while the list is open redraws it under the pointer, and an option being clicked can
+ * vanish; the choices are fetched afresh as the person types or opens the picker again.
+ * react-admin hands `meta` to the data provider (ours ignores it) and keeps it in the query key.
+ */
+export const pickerQueryOptions = { meta: { liveRefetch: false } } as const;
+
+/** Whether a live change should refetch this query (not a picker's choices). */
+export function refetchedLive(query: { queryKey: readonly unknown[] }): boolean {
+  const params = query.queryKey[2] as { meta?: { liveRefetch?: boolean } } | undefined;
+  return params?.meta?.liveRefetch !== false;
+}

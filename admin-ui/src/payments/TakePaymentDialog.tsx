@@ -25,6 +25,7 @@ import { useFormState, useWatch } from 'react-hook-form';
 import { Link } from 'react-router-dom';
 import { formErrorsOrToast } from '../auth/submitErrors';
 import { customerChoiceText } from '../lists/customerFilter';
+import { pickerQueryOptions } from '../live/liveResources';
 import { SaveCardInput } from '../paymentMethods/SaveCardInput';
 import { isolatedCents, maxAmountCents, minAmountCents, parseCents } from './money';
 import { PaymentProgress } from './PaymentProgress';
@@ -186,6 +187,7 @@ function PaymentForm({
           source="customerId"
           reference="customers"
           sort={{ field: 'name', order: 'ASC' }}
+          queryOptions={pickerQueryOptions}
         >
           <AutocompleteInput
             label={field('customer')}

@@ -20,6 +20,7 @@ import { Navigate, useParams } from 'react-router-dom';
 import { customerFilter } from '../lists/customerFilter';
 import { ListTotals } from '../lists/ListTotals';
 import { ViewTabs } from '../lists/ViewTabs';
+import { pickerQueryOptions } from '../live/liveResources';
 import { DateTime, Money } from '../payments/Money';
 import { InvoicesView } from './InvoicesView';
 import { Interval, SubscriptionStatusChip } from './StatusChip';
@@ -50,7 +51,12 @@ function useFilters() {
       label={field('status')}
       choices={subscriptionStatuses.map((id) => ({ id, name: `app.subscriptions.status.${id}` }))}
     />,
-    <ReferenceInput key="planId" source="planId" reference="plans">
+    <ReferenceInput
+      key="planId"
+      source="planId"
+      reference="plans"
+      queryOptions={pickerQueryOptions}
+    >
       <AutocompleteInput
         label={field('plan')}
         optionText="name"
