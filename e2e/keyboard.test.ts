@@ -71,6 +71,40 @@ describeInBrowser('the keyboard alone', (suite) => {
     await context.close();
   }, 90_000);
 
+  it('keeps the focus where Tab moved it when the navigation search arrives late', async () => {
+    const company = await suite.portal.registerCompany();
+    await suite.portal.verify(company);
+    const { context, page } = await signedInPage(
+      suite.browser,
+      suite.portal,
+      company,
+      '/customers/all',
+      { width: 1280, height: 800 },
+    );
+    // The full search loads on first focus; hold its script back, as a slow network would.
+    let requested = false;
+    let release = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    await page.route('**/assets/NavigationAutocomplete-*.js', async (route) => {
+      requested = true;
+      await held;
+      await route.continue();
+    });
+    await page.getByRole('combobox', { name: 'Search the navigation' }).focus();
+    await expect.poll(() => requested).toBe(true);
+    await page.keyboard.press('Tab');
+    const movedTo = (await focused(page))?.name;
+    expect(movedTo).not.toBe('Search the navigation');
+
+    release();
+    await page.locator('.MuiAutocomplete-root').waitFor();
+    await page.waitForTimeout(300);
+    expect((await focused(page))?.name).toBe(movedTo);
+    await context.close();
+  }, 90_000);
+
   it('on every screen of an issuer, Tab moves through controls that are each on screen when focused', async () => {
     const company = await suite.portal.registerCompany();
     await suite.portal.verify(company);

@@ -16,9 +16,15 @@ interface Suggestion {
 
 /**
  * Finds a page of the navigation by its (translated) title. Loaded when the search box is first
- * used (NavigationSearch), taking over its focus and what was typed so far.
+ * used (NavigationSearch), taking over what was typed so far, and the focus when the box has it.
  */
-export function NavigationAutocomplete({ typed }: { typed: string }) {
+export function NavigationAutocomplete({
+  typed,
+  autoFocus,
+}: {
+  typed: string;
+  autoFocus: boolean;
+}) {
   const [inputValue, setInputValue] = useState(typed);
   const translate = useTranslate();
   const navigate = useNavigate();
@@ -57,7 +63,7 @@ export function NavigationAutocomplete({ typed }: { typed: string }) {
       renderInput={(params) => (
         <TextField
           {...params}
-          autoFocus
+          autoFocus={autoFocus}
           placeholder={translate('app.search.placeholder')}
           variant="outlined"
           slotProps={{
