@@ -11,6 +11,7 @@ import {
 } from 'react-admin';
 import { useWatch } from 'react-hook-form';
 import { customerChoiceText } from '../lists/customerFilter';
+import { pickerQueryOptions } from '../live/liveResources';
 import { acceptedTypes, maxDocumentBytes, uploadDocument } from './documentApi';
 
 /** Who the next uploads belong to (optional), told to the zone as it changes. */
@@ -22,6 +23,7 @@ function CustomerLink({ onChange }: { onChange: (customerId: string | null) => v
       source="customerId"
       reference="customers"
       sort={{ field: 'name', order: 'ASC' }}
+      queryOptions={pickerQueryOptions}
     >
       <AutocompleteInput
         label="app.documents.upload.customer"

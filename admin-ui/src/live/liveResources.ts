@@ -23,7 +23,8 @@ export function refreshesProfile(resource: string): boolean {
 }
 
 /**
- * Query options for a picker's choices (a ReferenceInput): live changes do not refetch them. A
+ * Query options for a picker's choices (a ReferenceInput's `queryOptions`, or its `meta` in a
+ * `useGetList` of choices): live changes do not refetch them. A
  * refetch while the list is open redraws it under the pointer, and an option being clicked can
  * vanish; the choices are fetched afresh as the person types or opens the picker again.
  * react-admin hands `meta` to the data provider (ours ignores it) and keeps it in the query key.

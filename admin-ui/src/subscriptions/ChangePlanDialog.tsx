@@ -11,6 +11,7 @@ import {
 import { useFormState } from 'react-hook-form';
 import { Actions, FormDialog, formErrors, required } from '../etransfers/formParts';
 import { Detail } from '../lists/Detail';
+import { pickerQueryOptions } from '../live/liveResources';
 import { DateTime, Money } from '../payments/Money';
 import { isolatedCents } from '../payments/money';
 import { Interval } from './StatusChip';
@@ -49,6 +50,7 @@ export function ChangePlanDialog({
     filter: { status: 'active' },
     sort: { field: 'name', order: 'ASC' },
     pagination: { page: 1, perPage: 100 },
+    meta: pickerQueryOptions.meta,
   });
   // The plan it is on now is no change.
   const choices = (plans.data ?? []).filter((plan) => plan.id !== subscription.planId);

@@ -18,6 +18,7 @@ import {
   required,
   trimmed,
 } from '../etransfers/formParts';
+import { pickerQueryOptions } from '../live/liveResources';
 import { CollectionMethodInput } from '../paymentMethods/CardOnFileInput';
 import { type Plan, type Subscription, subscribe } from './subscriptionApi';
 import { startInstant } from './subscriptionLogic';
@@ -101,6 +102,7 @@ export function SubscribeDialog({
             reference="plans"
             filter={{ status: 'active' }}
             sort={{ field: 'name', order: 'ASC' }}
+            queryOptions={pickerQueryOptions}
           >
             <AutocompleteInput
               label="app.subscriptions.fields.plan"
