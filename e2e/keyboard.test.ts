@@ -1,5 +1,6 @@
 import type { Page } from 'playwright-core';
 import { expect, it } from 'vitest';
+import type { Company } from './support/portal';
 import { issuerScreens } from './support/portalScreens';
 import { open, signedInPage, visible } from './support/screens';
 import { describeInBrowser } from './support/suite';
@@ -32,6 +33,13 @@ const focused = (page: Page) =>
   });
 
 describeInBrowser('the keyboard alone', (suite) => {
+  /** The company's customers list at 1280 px, signed in. */
+  const customersList = (company: Company) =>
+    signedInPage(suite.browser, suite.portal, company, '/customers/all', {
+      width: 1280,
+      height: 800,
+    });
+
   it('reaches the customers list’s actions with Tab, each on screen when focused, and keeps the focus inside an open dialog', async () => {
     const company = await suite.portal.registerCompany();
     await suite.portal.verify(company);
@@ -39,13 +47,7 @@ describeInBrowser('the keyboard alone', (suite) => {
       token: company.token,
       body: { email: 'ada@keys.test', name: 'Ada', starred: false },
     });
-    const { context, page } = await signedInPage(
-      suite.browser,
-      suite.portal,
-      company,
-      '/customers/all',
-      { width: 1280, height: 800 },
-    );
+    const { context, page } = await customersList(company);
     await visible(page.getByText('ada@keys.test'));
 
     const reached: string[] = [];
@@ -74,13 +76,7 @@ describeInBrowser('the keyboard alone', (suite) => {
   it('keeps the focus where Tab moved it when the navigation search arrives late', async () => {
     const company = await suite.portal.registerCompany();
     await suite.portal.verify(company);
-    const { context, page } = await signedInPage(
-      suite.browser,
-      suite.portal,
-      company,
-      '/customers/all',
-      { width: 1280, height: 800 },
-    );
+    const { context, page } = await customersList(company);
     // The full search loads on first focus; hold its script back, as a slow network would.
     let requested = false;
     let release = () => {};

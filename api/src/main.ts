@@ -96,13 +96,17 @@ async function main() {
   if (!ui) logger.warn('admin UI not built (npm run build:ui): serving the API only');
   const { guidance, generated } = await prepareFirstStart(deps, infrastructure);
   const app = createApp(deps, ui);
-  const server = await listen(app.fetch, config.port).catch(async (error: unknown) => {
-    console.error(`\n${listenFailureGuidance(config.port, error, generated)}`);
+  /** What start-up opened before the port, closed in order: at a stop, or when listening fails. */
+  const closeStarted = async () => {
     await publishing?.stop();
     await readSide.stop();
     await tokenStanding.close();
     await changes.close();
     await infrastructure.close();
+  };
+  const server = await listen(app.fetch, config.port).catch(async (error: unknown) => {
+    console.error(`\n${listenFailureGuidance(config.port, error, generated)}`);
+    await closeStarted();
     process.exit(1);
   });
   logger.info(
@@ -144,11 +148,7 @@ async function main() {
       await gateway.simulator?.stop();
       await etransfers.simulator?.stop();
       await closeServer(server);
-      await publishing?.stop();
-      await readSide.stop();
-      await tokenStanding.close();
-      await changes.close();
-      await infrastructure.close();
+      await closeStarted();
       process.exit(0);
     } catch (error) {
       logger.error({ signal, err: error }, 'stop failed');

@@ -204,7 +204,7 @@ export class KafkaPublisher {
       checkpoint = await this.#settle(inFlight);
       onSuccess();
     };
-    const unreadable = new UnreadableBackoff();
+    const unreadable = new UnreadableBackoff(this.#wake);
     // The next batch is read and mapped while the broker works on the ones in flight.
     let prefetched: Promise<PreparedBatch> | undefined;
     while (!abort.aborted) {
@@ -217,12 +217,9 @@ export class KafkaPublisher {
           while (inFlight.size > 0) await settleOldest();
           continue;
         }
-        if (this.#wake.knowsOfEventsAfter(sentUpTo)) await unreadable.wait(abort);
-        else {
-          unreadable.reset();
-          if (!this.#wake.hasNewsFor(seenGeneration, checkpoint))
-            await this.#wake.waitForWake(seenGeneration, this.#options.idlePollMs ?? 1_000);
-        }
+        if (await unreadable.heldBack(sentUpTo, abort)) continue;
+        if (!this.#wake.hasNewsFor(seenGeneration, checkpoint))
+          await this.#wake.waitForWake(seenGeneration, this.#options.idlePollMs ?? 1_000);
         continue;
       }
       sentUpTo = batch.last;

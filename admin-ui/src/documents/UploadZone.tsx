@@ -1,17 +1,9 @@
 import CloudUpload from '@mui/icons-material/CloudUpload';
 import { Box, Button, LinearProgress, Typography } from '@mui/material';
 import { type DragEvent, useEffect, useRef, useState } from 'react';
-import {
-  AutocompleteInput,
-  Form,
-  ReferenceInput,
-  useNotify,
-  useRefresh,
-  useTranslate,
-} from 'react-admin';
+import { Form, useNotify, useRefresh, useTranslate } from 'react-admin';
 import { useWatch } from 'react-hook-form';
-import { customerChoiceText } from '../lists/customerFilter';
-import { pickerQueryOptions } from '../live/liveResources';
+import { CustomerPicker } from '../lists/customerFilter';
 import { acceptedTypes, maxDocumentBytes, uploadDocument } from './documentApi';
 
 /** Who the next uploads belong to (optional), told to the zone as it changes. */
@@ -19,20 +11,10 @@ function CustomerLink({ onChange }: { onChange: (customerId: string | null) => v
   const customerId = useWatch({ name: 'customerId' }) as string | null | undefined;
   useEffect(() => onChange(customerId || null), [customerId, onChange]);
   return (
-    <ReferenceInput
-      source="customerId"
-      reference="customers"
-      sort={{ field: 'name', order: 'ASC' }}
-      queryOptions={pickerQueryOptions}
-    >
-      <AutocompleteInput
-        label="app.documents.upload.customer"
-        optionText={customerChoiceText}
-        filterToQuery={(q: string) => ({ q })}
-        helperText={false}
-        sx={{ minWidth: 220, maxWidth: '100%' }}
-      />
-    </ReferenceInput>
+    <CustomerPicker
+      label="app.documents.upload.customer"
+      sx={{ minWidth: 220, maxWidth: '100%' }}
+    />
   );
 }
 

@@ -3,18 +3,10 @@
 import { Button, Dialog, DialogActions, DialogTitle, useMediaQuery } from '@mui/material';
 import type { Theme } from '@mui/material/styles';
 import type { ReactNode } from 'react';
-import {
-  AutocompleteInput,
-  ReferenceInput,
-  TextInput,
-  useLocaleState,
-  type useNotify,
-  useTranslate,
-} from 'react-admin';
+import { TextInput, useLocaleState, type useNotify, useTranslate } from 'react-admin';
 import { useFormState, useWatch } from 'react-hook-form';
 import { formErrorsOrToast } from '../auth/submitErrors';
-import { customerChoiceText } from '../lists/customerFilter';
-import { pickerQueryOptions } from '../live/liveResources';
+import { CustomerPicker } from '../lists/customerFilter';
 import { isolatedCents, maxAmountCents, minAmountCents, parseCents } from '../payments/money';
 import { onFormInputs } from './etransferLogic';
 
@@ -77,23 +69,7 @@ export function AmountInput() {
 }
 
 export function CustomerInput({ autoFocus = false }: { autoFocus?: boolean }) {
-  return (
-    <ReferenceInput
-      source="customerId"
-      reference="customers"
-      sort={{ field: 'name', order: 'ASC' }}
-      queryOptions={pickerQueryOptions}
-    >
-      <AutocompleteInput
-        label={field('customer')}
-        optionText={customerChoiceText}
-        filterToQuery={(q: string) => ({ q })}
-        validate={required}
-        helperText={false}
-        autoFocus={autoFocus}
-      />
-    </ReferenceInput>
-  );
+  return <CustomerPicker label={field('customer')} validate={required} autoFocus={autoFocus} />;
 }
 
 /** "Request $12.50 CAD" once the amount reads as one, as Stripe's buttons say. */

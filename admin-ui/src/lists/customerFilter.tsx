@@ -1,4 +1,4 @@
-import { AutocompleteInput, ReferenceInput } from 'react-admin';
+import { AutocompleteInput, type AutocompleteInputProps, ReferenceInput } from 'react-admin';
 import { pickerQueryOptions } from '../live/liveResources';
 
 /** What a customer picker shows: the name, or the email when there is none. */
@@ -21,3 +21,27 @@ export const customerFilter = (label: string) => (
     />
   </ReferenceInput>
 );
+
+/**
+ * A form's customer picker (`customerId`), by name, searching as the user types; live changes
+ * leave its open choices alone. The rest of its props go to the AutocompleteInput.
+ */
+export function CustomerPicker(
+  props: Omit<AutocompleteInputProps, 'source' | 'optionText' | 'filterToQuery'>,
+) {
+  return (
+    <ReferenceInput
+      source="customerId"
+      reference="customers"
+      sort={{ field: 'name', order: 'ASC' }}
+      queryOptions={pickerQueryOptions}
+    >
+      <AutocompleteInput
+        optionText={customerChoiceText}
+        filterToQuery={(q: string) => ({ q })}
+        helperText={false}
+        {...props}
+      />
+    </ReferenceInput>
+  );
+}

@@ -11,10 +11,8 @@ import {
 import type { Theme } from '@mui/material/styles';
 import { useState } from 'react';
 import {
-  AutocompleteInput,
   Form,
   maxLength,
-  ReferenceInput,
   SelectInput,
   TextInput,
   useLocaleState,
@@ -24,8 +22,7 @@ import {
 import { useFormState, useWatch } from 'react-hook-form';
 import { Link } from 'react-router-dom';
 import { formErrorsOrToast } from '../auth/submitErrors';
-import { customerChoiceText } from '../lists/customerFilter';
-import { pickerQueryOptions } from '../live/liveResources';
+import { CustomerPicker } from '../lists/customerFilter';
 import { SaveCardInput } from '../paymentMethods/SaveCardInput';
 import { isolatedCents, maxAmountCents, minAmountCents, parseCents } from './money';
 import { PaymentProgress } from './PaymentProgress';
@@ -183,19 +180,7 @@ function PaymentForm({
           autoFocus
           slotProps={{ htmlInput: { inputMode: 'decimal', dir: 'ltr', autoComplete: 'off' } }}
         />
-        <ReferenceInput
-          source="customerId"
-          reference="customers"
-          sort={{ field: 'name', order: 'ASC' }}
-          queryOptions={pickerQueryOptions}
-        >
-          <AutocompleteInput
-            label={field('customer')}
-            optionText={customerChoiceText}
-            filterToQuery={(q: string) => ({ q })}
-            helperText={false}
-          />
-        </ReferenceInput>
+        <CustomerPicker label={field('customer')} />
         <SaveCardInput />
         <TextInput
           source="description"

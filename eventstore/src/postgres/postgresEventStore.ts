@@ -13,6 +13,7 @@ import {
 } from '@issuer/events';
 import pg from 'pg';
 import { mapEachRow } from './eachRow';
+import { namedStatements } from './namedStatements';
 import { partialRead, toBigInt } from './partialEvents';
 import {
   EVENT_ID_CONSTRAINT,
@@ -523,14 +524,5 @@ class PostgresAllSubscription implements AllSubscription {
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
-const readStatementNames = new Map<string, string>();
-
-/** A named (prepared once per connection) statement: the horizon's subqueries cost planning. */
-function preparedRead(text: string): { name: string; text: string } {
-  let name = readStatementNames.get(text);
-  if (name === undefined) {
-    name = `es_read_${readStatementNames.size + 1}`;
-    readStatementNames.set(text, name);
-  }
-  return { name, text };
-}
+/** Reads are named statements: the horizon's subqueries would otherwise be planned on every read. */
+const preparedRead = namedStatements('es_read');

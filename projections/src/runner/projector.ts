@@ -23,7 +23,7 @@ export interface ProjectorLoopOptions {
 export async function runProjector(options: ProjectorLoopOptions): Promise<void> {
   const { target, wake } = options;
   let checkpoint: bigint | undefined;
-  const unreadable = new UnreadableBackoff();
+  const unreadable = new UnreadableBackoff(wake);
   while (!target.abort.aborted) {
     const seenGeneration = wake.generation;
     try {
@@ -31,12 +31,8 @@ export async function runProjector(options: ProjectorLoopOptions): Promise<void>
       const step = await applyNextBatch(options, checkpoint);
       checkpoint = step.checkpoint;
       await target.ignoredProgress?.writeIfDue();
-      if (step.backlog) continue;
-      if (wake.knowsOfEventsAfter(checkpoint)) await unreadable.wait(target.abort);
-      else {
-        unreadable.reset();
-        await sleepUntilWorthReading(options, seenGeneration, checkpoint);
-      }
+      if (step.backlog || (await unreadable.heldBack(checkpoint, target.abort))) continue;
+      await sleepUntilWorthReading(options, seenGeneration, checkpoint);
     } catch (error) {
       if (target.abort.aborted) break;
       checkpoint = undefined;

@@ -55,18 +55,25 @@ export class WakeSignal {
 
 /**
  * The pause before reading again for an event known to be committed but not readable yet:
- * 1, 2, 4 … 50 ms, so a short wait costs little and a long one does not spin.
+ * 1, 2, 4 … 50 ms, so a short wait costs little and a long one does not spin. One per loop.
  */
 export class UnreadableBackoff {
   #ms = 0;
 
-  wait(abort: AbortSignal): Promise<void> {
-    this.#ms = Math.min(Math.max(this.#ms * 2, 1), 50);
-    return sleep(this.#ms, abort);
-  }
+  constructor(private readonly wake: WakeSignal) {}
 
-  reset(): void {
-    this.#ms = 0;
+  /**
+   * After a read that found nothing past `readUpTo`: pauses and answers true when a wake named a
+   * later event (held back by an older transaction), else answers false at once.
+   */
+  async heldBack(readUpTo: bigint, abort: AbortSignal): Promise<boolean> {
+    if (!this.wake.knowsOfEventsAfter(readUpTo)) {
+      this.#ms = 0;
+      return false;
+    }
+    this.#ms = Math.min(Math.max(this.#ms * 2, 1), 50);
+    await sleep(this.#ms, abort);
+    return true;
   }
 }
 

@@ -1,4 +1,5 @@
 import type { InvestorStatus, LeadStatus } from '@issuer/events';
+import { namedStatements } from '@issuer/eventstore/namedStatements';
 import type { Pool, PoolClient } from 'pg';
 import { isoText } from '../isoText';
 import {
@@ -210,22 +211,13 @@ async function listShaped<Row>(
   return { rows: reversed.reverse(), total };
 }
 
-const pageStatementNames = new Map<string, string>();
-
 /**
- * The first pages' statement, named so that each connection parses it once (and plans it once
- * too when its limit is in the text: see `pageBounds`). Planning this text took about as long as
+ * The first pages' statement is named, so each connection parses it once (and plans it once too
+ * when its limit is in the text: see `pageBounds`). Planning this text took about as long as
  * running it (0.22 against 0.28 ms for a page of 25). Its texts differ only by sort, by which
  * filters are set and by those limits, so there are few of them.
  */
-function prepared(text: string): { name: string; text: string } {
-  let name = pageStatementNames.get(text);
-  if (name === undefined) {
-    name = `customers_page_${pageStatementNames.size + 1}`;
-    pageStatementNames.set(text, name);
-  }
-  return { name, text };
-}
+const prepared = namedStatements('customers_page');
 
 /** The page sizes the list offers (react-admin's choices). */
 const offeredPageSizes = new Set([5, 10, 25, 50, 100]);
