@@ -1,10 +1,13 @@
-import type { Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { expect, it } from 'vitest';
 import { type Company, operatorAccount, type Portal } from './support/portal';
 import {
+  arabic,
+  chooseLanguage,
   freshPage,
   loginForm,
   open,
+  readingDirection,
   seedStorage,
   sidewaysOverflow,
   signedInPage,
@@ -15,16 +18,19 @@ import {
 } from './support/screens';
 import { describeInBrowser } from './support/suite';
 
-async function operatorPage(suite: { browser: import('playwright-core').Browser; portal: Portal }) {
+async function operatorPage(
+  suite: { browser: import('playwright-core').Browser; portal: Portal },
+  viewport?: { width: number; height: number },
+) {
   const { access_token: token } = await suite.portal.api<{ access_token: string }>(
     'POST',
     '/auth',
     { body: operatorAccount },
   );
-  const opened = await freshPage(suite.browser);
+  const opened = await freshPage(suite.browser, viewport);
   await seedStorage(opened.page, suite.portal, { [tokenKey]: token });
   await open(opened.page, suite.portal, '/companies');
-  await visible(opened.page.getByRole('columnheader', { name: 'Contact email' }));
+  if (!viewport) await visible(opened.page.getByRole('columnheader', { name: 'Contact email' }));
   return opened;
 }
 
@@ -37,6 +43,28 @@ async function findCompany(page: Page, company: Company) {
   await expect.poll(() => page.getByRole('row').count()).toBe(2);
   return rowOf(page, company);
 }
+
+const tableScrollsSideways = (page: Page) =>
+  page
+    .locator('.RaDataTable-tableWrapper')
+    .evaluate((wrapper) => wrapper.scrollWidth > wrapper.clientWidth + 1);
+
+/** The element is wholly within the table's visible box (not cut off by its sideways scroll). */
+async function insideTable(page: Page, element: Locator): Promise<boolean> {
+  const table = await page.locator('.RaDataTable-tableWrapper').boundingBox();
+  const box = await element.boundingBox();
+  if (!table || !box) return false;
+  return box.x >= table.x - 1 && box.x + box.width <= table.x + table.width + 1;
+}
+
+/** The element's opacity times its ancestors': what the eye sees. */
+const effectiveOpacity = (element: Locator) =>
+  element.evaluate((start) => {
+    let opacity = 1;
+    for (let node: Element | null = start; node; node = node.parentElement)
+      opacity *= Number(getComputedStyle(node).opacity);
+    return opacity;
+  });
 
 async function choose(page: Page, company: Company, item: string) {
   await page.getByRole('button', { name: `More actions for ${company.companyName}` }).click();
@@ -53,6 +81,43 @@ describeInBrowser("the operator's companies", (suite) => {
     await expect.poll(() => rows.count()).toBe(2);
     await visible(rows.filter({ hasText: company.email }).filter({ hasText: company.companyName }));
     // The row's actions fit the window at 1280 px.
+    expect(await sidewaysOverflow(page)).toEqual([]);
+    await context.close();
+  });
+
+  it('fits a company with a long contact email in the table at 1280 px, actions in view, in English and Arabic', async () => {
+    const suffix = Date.now().toString(36);
+    const company = await suite.portal.registerCompany({
+      companyName: `Northwind Oceanographic Research Cooperative ${suffix}`,
+      email: `investor-relations.department-${suffix}@northwind-oceanographic-research.example`,
+    });
+    const { context, page } = await operatorPage(suite);
+    const row = await findCompany(page, company);
+    for (const language of ['English', 'Arabic'] as const) {
+      if (language === 'Arabic') {
+        await chooseLanguage(page, arabic);
+        await visible(page.getByRole('columnheader', { name: 'الحالة' }));
+      }
+      // The table scrolls inside its card when it is too wide: the row's last action would hide.
+      expect(await tableScrollsSideways(page), language).toBe(false);
+      const buttons = row.getByRole('button');
+      for (const button of [buttons.first(), buttons.last()])
+        expect(await insideTable(page, button), language).toBe(true);
+      expect(await readingDirection(row.getByRole('link', { name: company.email }))).toBe('ltr');
+    }
+    await context.close();
+  });
+
+  it('shows a company on a phone as one column, its standing and actions at full strength', async () => {
+    const company = await suite.portal.registerCompany();
+    const { context, page } = await operatorPage(suite, { width: 390, height: 844 });
+    const verify = page.getByRole('button', { name: `Verify ${company.companyName}` });
+    await page.getByPlaceholder('Search', { exact: true }).fill(company.email);
+    await visible(verify);
+    // The search leaves this company only.
+    await expect.poll(() => page.getByText('Awaiting verification').count()).toBe(1);
+    // A dimmed button reads as disabled.
+    expect(await effectiveOpacity(verify)).toBe(1);
     expect(await sidewaysOverflow(page)).toEqual([]);
     await context.close();
   });

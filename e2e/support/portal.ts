@@ -27,7 +27,9 @@ export interface Portal {
     options?: { token?: string; body?: unknown },
   ): Promise<T>;
   /** A new company registered through the API, as unverified as every new one. */
-  registerCompany(overrides?: Partial<Pick<Company, 'companyName' | 'password'>>): Promise<Company>;
+  registerCompany(
+    overrides?: Partial<Pick<Company, 'companyName' | 'email' | 'password'>>,
+  ): Promise<Company>;
   /** What the platform operator does in the operator API. */
   verify(company: Company): Promise<void>;
   makeIssuer(company: Company): Promise<void>;

@@ -1,7 +1,6 @@
-import { Chip, Stack, useMediaQuery } from '@mui/material';
+import { Box, Chip, Stack, useMediaQuery } from '@mui/material';
 import type { Theme } from '@mui/material/styles';
 import {
-  BooleanField,
   DataTable,
   DateField,
   EmailField,
@@ -15,27 +14,6 @@ import {
 import type { CompanyRecord } from '../dataAccess/dataProvider';
 import { useDocumentTitle } from '../layout/useDocumentTitle';
 import { CompanyActions } from './CompanyActions';
-
-/** The company's name, and a "Suspended" mark (with the reason on hover) while it is. */
-function NameAndStanding() {
-  const company = useRecordContext<CompanyRecord>();
-  const translate = useTranslate();
-  if (!company) return null;
-  return (
-    <>
-      {company.name}
-      {company.suspended && (
-        <Chip
-          size="small"
-          color="error"
-          label={translate('app.companies.decisions.suspended')}
-          title={company.suspensionReason ?? undefined}
-          sx={{ display: 'flex', width: 'fit-content', mt: 0.5 }}
-        />
-      )}
-    </>
-  );
-}
 
 /**
  * The operator's Companies screen: verify companies, grant or revoke issuer status, suspend or
@@ -53,6 +31,7 @@ export default function CompanyList() {
       filters={filters}
       sort={{ field: 'name', order: 'ASC' }}
       exporter={false}
+      actions={false}
       // A wide table scrolls inside its card, never the page.
       sx={{ '& .RaList-main': { minWidth: 0 }, '& .RaList-actions': { flexWrap: 'wrap' } }}
     >
@@ -61,14 +40,33 @@ export default function CompanyList() {
   );
 }
 
-/** What the operator decides from, in one line: verified, issuer. */
+/**
+ * Where the company stands, as chips: suspended (the reason on hover), verified or awaiting
+ * verification, issuer. What the operator decides from, in one cell.
+ */
 function Standing() {
   const company = useRecordContext<CompanyRecord>();
   const translate = useTranslate();
   if (!company) return null;
   return (
-    <Stack direction="row" spacing={1} component="span" sx={{ mt: 0.5 }}>
-      {company.verified && <Chip size="small" label={translate('app.companies.verified')} />}
+    <Stack direction="row" component="span" sx={{ flexWrap: 'wrap', gap: 0.5 }}>
+      {company.suspended && (
+        <Chip
+          size="small"
+          color="error"
+          label={translate('app.companies.decisions.suspended')}
+          title={company.suspensionReason ?? undefined}
+        />
+      )}
+      {company.verified ? (
+        <Chip size="small" color="success" label={translate('app.companies.verified')} />
+      ) : (
+        <Chip
+          size="small"
+          variant="outlined"
+          label={translate('app.companies.awaiting_verification')}
+        />
+      )}
       {company.isIssuer && <Chip size="small" label={translate('app.companies.issuer')} />}
     </Stack>
   );
@@ -84,14 +82,22 @@ function CompanyRows() {
     return (
       <SimpleList<CompanyRecord>
         rowClick={false}
-        primaryText={() => <NameAndStanding />}
+        primaryText={(company) => company.name}
         secondaryText={(company) => (
           <>
-            <bdi>{company.symbol}</bdi> · <bdi>{company.contactEmail}</bdi>
-            <Standing />
+            <bdi>{company.symbol}</bdi> · <bdi dir="ltr">{company.contactEmail}</bdi>
+            <Box component="span" sx={{ display: 'flex', mt: 0.5 }}>
+              <Standing />
+            </Box>
           </>
         )}
-        tertiaryText={() => <CompanyActions />}
+        // An element, not a function: SimpleList dims a function's text (meant for dates), and
+        // dimmed buttons look disabled.
+        tertiaryText={
+          <Box component="span" sx={{ float: 'right' }}>
+            <CompanyActions />
+          </Box>
+        }
         rowSx={() => ({ overflowWrap: 'anywhere', flexWrap: 'wrap' })}
       />
     );
@@ -102,18 +108,19 @@ function CompanyRows() {
       rowClick={false}
       sx={{ maxWidth: '100%', '& .RaDataTable-tableWrapper': { overflowX: 'auto' } }}
     >
-      <DataTable.Col source="name" label="app.companies.name">
-        <NameAndStanding />
-      </DataTable.Col>
+      <DataTable.Col source="name" label="app.companies.name" />
       <DataTable.Col source="symbol" label="app.companies.symbol" />
-      <DataTable.Col
-        source="contactEmail"
-        label="app.companies.contact_email"
-        field={EmailField}
-        disableSort
-      />
-      <DataTable.Col source="verified" label="app.companies.verified" field={BooleanField} />
-      <DataTable.Col source="isIssuer" label="app.companies.issuer" field={BooleanField} />
+      <DataTable.Col source="contactEmail" label="app.companies.contact_email" disableSort>
+        {/* Wraps anywhere, and reads left to right even in an Arabic cell (the right-to-left
+            style plugin would flip a CSS direction). */}
+        <bdi dir="ltr">
+          <EmailField source="contactEmail" sx={{ overflowWrap: 'anywhere' }} />
+        </bdi>
+      </DataTable.Col>
+      {/* Sorted by verification: those awaiting it come first, ascending. */}
+      <DataTable.Col source="verified" label="app.companies.standing">
+        <Standing />
+      </DataTable.Col>
       <DataTable.Col
         source="terminalCount"
         label="app.companies.terminals"

@@ -220,6 +220,8 @@ export const appEnglish = {
     name: 'Name',
     symbol: 'Symbol',
     contact_email: 'Contact email',
+    standing: 'Status',
+    awaiting_verification: 'Awaiting verification',
     verified: 'Verified',
     issuer: 'Issuer',
     terminals: 'Terminals',

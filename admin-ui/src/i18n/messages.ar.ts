@@ -214,6 +214,8 @@ const app: AppMessages = {
     name: 'الاسم',
     symbol: 'الرمز',
     contact_email: 'البريد الإلكتروني للتواصل',
+    standing: 'الحالة',
+    awaiting_verification: 'بانتظار التوثيق',
     verified: 'موثّقة',
     issuer: 'مُصدِر',
     terminals: 'الأجهزة',

@@ -221,6 +221,8 @@ const app: AppMessages = {
     name: 'Ad',
     symbol: 'Sembol',
     contact_email: 'İletişim e-postası',
+    standing: 'Durum',
+    awaiting_verification: 'Doğrulama bekliyor',
     verified: 'Doğrulandı',
     issuer: 'İhraççı',
     terminals: 'Terminaller',
