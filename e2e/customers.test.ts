@@ -389,7 +389,11 @@ describeInBrowser('customers', (suite) => {
       );
       expect(kept.phone).toBe('+1 555 0142');
       await page.keyboard.press('Escape');
-      await visible(row(page, '+1 555 0142'));
+      // Opened again, the form shows the colleague's change.
+      await page.getByRole('button', { name: `${texts.edit} ${customer.email}` }).click();
+      await expect
+        .poll(() => dialog(page).getByLabel(texts.phone).inputValue())
+        .toBe('+1 555 0142');
       await context.close();
     });
 

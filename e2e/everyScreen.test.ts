@@ -51,6 +51,26 @@ const rawPlaceholders = (page: Page) =>
       .slice(0, 3),
   );
 
+/**
+ * Boxes that scroll sideways inside the page (a table too wide for its card): on a desktop
+ * window, what they hide (a row's actions, its last columns) is easy to miss.
+ */
+const innerSidewaysScroll = (page: Page) =>
+  page.evaluate(() =>
+    [...document.body.querySelectorAll('*')]
+      .filter((element) => {
+        const { overflowX } = getComputedStyle(element);
+        return (
+          (overflowX === 'auto' || overflowX === 'scroll') &&
+          element.scrollWidth > element.clientWidth + 1
+        );
+      })
+      .map(
+        (element) =>
+          `${element.className.toString().split(' ')[0] || element.tagName} scrolls ${element.scrollWidth - element.clientWidth} px`,
+      ),
+  );
+
 /** Checks the screen at `path` and adds what is wrong to `findings`. */
 async function check(page: Page, where: string, withAxe: boolean, findings: Finding[]) {
   let wide = await sidewaysOverflow(page);
@@ -61,6 +81,9 @@ async function check(page: Page, where: string, withAxe: boolean, findings: Find
     wide = await sidewaysOverflow(page);
   }
   for (const what of wide) findings.push({ where, what: `wide: ${what}` });
+  if (page.viewportSize()?.width === widths[0]?.width)
+    for (const what of await innerSidewaysScroll(page))
+      findings.push({ where, what: `inner scroll: ${what}` });
   for (const what of await rawPlaceholders(page)) findings.push({ where, what: `raw: ${what}` });
   if (!withAxe) return;
   let violations = await axeViolations(page);
