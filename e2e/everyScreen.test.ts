@@ -171,13 +171,36 @@ async function issuerWithData(portal: Portal): Promise<{ company: Company; custo
     token: company.token,
     body: { email: 'nameless@investors.test', starred: false },
   });
+  // Long names and texts, as real ones are: the tables must still fit a 1280 px window.
+  const longNamed = await portal.api<{ id: string }>('POST', '/customers', {
+    token: company.token,
+    body: {
+      email: 'maximiliana.konstantinopoulou@northern-lights-investments.example',
+      name: 'Maximiliana',
+      lastName: 'Konstantinopoulou-Westerberg',
+    },
+  });
   const terminal = await portal.api<{ id: string }>('POST', '/terminals', {
     token: company.token,
-    body: { name: 'Front desk', deviceId: 'till-1' },
+    body: { name: 'Front desk terminal by the main entrance', deviceId: 'till-1' },
   });
   await portal.api('POST', '/payments', {
     token: company.token,
-    body: { terminalId: terminal.id, amountCents: 1250, currency: 'CAD', description: 'Kettle' },
+    body: {
+      terminalId: terminal.id,
+      amountCents: 123_456,
+      currency: 'CAD',
+      description: 'Annual maintenance contract for the robotic arm assembly line',
+      customerId: longNamed.id,
+    },
+  });
+  await portal.api('POST', '/etransfers/requests', {
+    token: company.token,
+    body: {
+      customerId: longNamed.id,
+      amountCents: 250_000,
+      reference: 'INV-2026-11-BRIDGE-000123',
+    },
   });
   await portal.api('POST', `/terminals/${terminal.id}/simulator/present-card`, {
     token: company.token,

@@ -154,7 +154,10 @@ export default function CapTablePage() {
                     <TableRow key={holder.customerId}>
                       <TableCell>{holder.name ?? holder.email ?? holder.customerId}</TableCell>
                       <TableCell align="right">{number(holder.shares)}</TableCell>
-                      <TableCell align="right">{`${holder.percentOwned.toLocaleString(locale, { maximumFractionDigits: 2 })} %`}</TableCell>
+                      <TableCell align="right">
+                        {/* A no-break space: the sign stays with its number in a narrow column. */}
+                        {`${holder.percentOwned.toLocaleString(locale, { maximumFractionDigits: 2 })}\u00a0%`}
+                      </TableCell>
                       {table.data.shareClasses.map((shareClass) => (
                         <TableCell key={shareClass.id} align="right">
                           {number(

@@ -201,12 +201,15 @@ function EtransferRows({
         source="email"
         label={field('email')}
         sortable={false}
-        render={(record: Etransfer) => <bdi>{record.email}</bdi>}
+        // Left to right even in an Arabic cell, and wrapped anywhere: addresses can be long.
+        sx={{ overflowWrap: 'anywhere', minWidth: 140, display: 'block' }}
+        render={(record: Etransfer) => <bdi dir="ltr">{record.email}</bdi>}
       />
       <FunctionField
         source="reference"
         label={field('reference')}
         sortable={false}
+        sx={{ overflowWrap: 'anywhere', minWidth: 100, display: 'block' }}
         render={(record: Etransfer) => record.reference ?? record.message ?? ''}
       />
     </Datagrid>
