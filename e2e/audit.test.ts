@@ -3,8 +3,20 @@ import { freshPage, open, seedStorage, sidewaysOverflow, tokenKey } from './supp
 import { describeInBrowser } from './support/suite';
 
 const languages = [
-  { locale: 'en', totals: 'Events:', details: 'Details', width: 1280 },
-  { locale: 'ar', totals: 'الأحداث:', details: 'التفاصيل', width: 390 },
+  {
+    locale: 'en',
+    totals: 'Events:',
+    details: 'Details',
+    customerAdded: 'Customer added',
+    width: 1280,
+  },
+  {
+    locale: 'ar',
+    totals: 'الأحداث:',
+    details: 'التفاصيل',
+    customerAdded: 'أُضيف العميل',
+    width: 390,
+  },
 ] as const;
 
 describeInBrowser('audit log', (suite) => {
@@ -28,8 +40,12 @@ describeInBrowser('audit log', (suite) => {
       await open(page, suite.portal, '/audit');
       await page.getByTestId('audit-totals').waitFor({ state: 'visible' });
       expect(await page.getByTestId('audit-totals').textContent()).toContain(language.totals);
-      await page.getByText('CustomerAdded').first().click();
-      await page.getByText(language.details).first().waitFor({ state: 'visible' });
+      // Events read in the reader's language; the stored type is only in an entry's details.
+      expect(await page.getByText('CustomerAdded').count()).toBe(0);
+      await page.getByText(language.customerAdded, { exact: true }).first().click();
+      const entry = page.getByRole('region', { name: language.customerAdded });
+      await entry.getByText(language.details).waitFor({ state: 'visible' });
+      await entry.getByText('CustomerAdded', { exact: true }).waitFor({ state: 'visible' });
       expect(await page.locator('pre').first().textContent()).toContain('Audit');
       expect(await page.evaluate(() => (document.body.textContent ?? '').includes('%{'))).toBe(
         false,

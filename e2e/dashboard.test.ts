@@ -22,7 +22,7 @@ interface Dashboard {
   pendingPayments: { count: number; amountCents: number };
   monthlyRecurringRevenue: { amountCents: number; subscriptions: number };
   capTable: { holders: number; topHolders: { name: string | null; shares: number }[] };
-  recentActivity: { id: string }[] | null;
+  recentActivity: { id: string; eventType: string }[] | null;
   fundingProgress: { available: boolean; series: { at: string; raisedCents: number }[] };
 }
 
@@ -34,6 +34,8 @@ const texts = {
     investorsEmpty: 'No customers yet',
     holdersEmpty: 'No shares issued yet',
     ranges: ['TW', 'LW', '2W'],
+    // An event's name, then its record ("Payment captured · Payment · pay_1a2b").
+    eventLine: /^[A-Z][a-z-]*( [a-zA-Z-]+)* · /,
   },
   ar: {
     title: 'لوحة المعلومات',
@@ -42,6 +44,7 @@ const texts = {
     investorsEmpty: 'لا يوجد عملاء بعد',
     holdersEmpty: 'لم تُصدر أسهم بعد',
     ranges: ['الحالي', 'السابق', 'أسبوعان'],
+    eventLine: /^[\u0600-\u06FF][\u0600-\u06FF ]* · /,
   },
 } as const;
 
@@ -238,6 +241,12 @@ describeInBrowser('dashboard', (suite) => {
       await visible(page.getByTestId('dashboard-holders').getByRole('link', { name: 'Ada' }));
       const activity = page.getByTestId('dashboard-activity-list').locator('li');
       expect(await activity.count()).toBe(figures.recentActivity?.length);
+      // Each entry names its event in the reader's language, not by its stored type.
+      const lines = await activity.allTextContents();
+      for (const { eventType } of figures.recentActivity ?? []) {
+        expect(lines.join('\n')).not.toContain(eventType);
+      }
+      for (const line of lines) expect(line).toMatch(t.eventLine);
       expect(await sidewaysOverflow(page)).toEqual([]);
       expect(await page.evaluate(() => (document.body.textContent ?? '').includes('%{'))).toBe(
         false,

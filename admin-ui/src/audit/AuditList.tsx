@@ -1,6 +1,6 @@
 import Download from '@mui/icons-material/Download';
 import Policy from '@mui/icons-material/Policy';
-import { Box, Button, Drawer, IconButton, Link, Typography, useMediaQuery } from '@mui/material';
+import { Box, Button, Drawer, IconButton, Typography, useMediaQuery } from '@mui/material';
 import type { Theme } from '@mui/material/styles';
 import { useState } from 'react';
 import {
@@ -17,11 +17,11 @@ import {
   useNotify,
   useTranslate,
 } from 'react-admin';
-import { Link as RouterLink } from 'react-router-dom';
 import { Detail } from '../lists/Detail';
 import { ListTotals } from '../lists/ListTotals';
 import { DateTime } from '../payments/Money';
-import { type AuditEntry, downloadAudit, recordPath } from './auditApi';
+import { EventName, RecordLink } from './AuditNames';
+import { type AuditEntry, downloadAudit } from './auditApi';
 
 const field = (name: string) => `app.audit.fields.${name}`;
 const resources = [
@@ -90,17 +90,6 @@ function Actor({ entry }: { entry: AuditEntry }) {
   return <bdi>{entry.actorName ?? entry.actorId}</bdi>;
 }
 
-function RecordLink({ entry }: { entry: AuditEntry }) {
-  const path = recordPath(entry);
-  const text = `${entry.resource} · ${entry.recordId.slice(0, 8)}`;
-  if (!path) return <bdi>{text}</bdi>;
-  return (
-    <Link component={RouterLink} to={path} onClick={(event) => event.stopPropagation()}>
-      <bdi>{text}</bdi>
-    </Link>
-  );
-}
-
 function AuditRows({ onOpen }: { onOpen: (entry: AuditEntry) => void }) {
   const small = useMediaQuery((theme: Theme) => theme.breakpoints.down('md'), { noSsr: true });
   const open = (_id: unknown, _resource: string, record: unknown) => {
@@ -112,7 +101,7 @@ function AuditRows({ onOpen }: { onOpen: (entry: AuditEntry) => void }) {
       <SimpleList<AuditEntry>
         empty={<NoEntries />}
         rowClick={open}
-        primaryText={(entry) => <bdi>{entry.eventType}</bdi>}
+        primaryText={(entry) => <EventName type={entry.eventType} />}
         secondaryText={(entry) => <Actor entry={entry} />}
         tertiaryText={(entry) => <DateTime iso={entry.at} />}
         rowSx={() => ({ overflowWrap: 'anywhere' })}
@@ -141,7 +130,7 @@ function AuditRows({ onOpen }: { onOpen: (entry: AuditEntry) => void }) {
         source="eventType"
         label={field('event_type')}
         sortable={false}
-        render={(entry: AuditEntry) => <bdi>{entry.eventType}</bdi>}
+        render={(entry: AuditEntry) => <EventName type={entry.eventType} />}
       />
       <FunctionField
         source="recordId"
@@ -166,11 +155,11 @@ function AuditDrawer({ entry, onClose }: { entry: AuditEntry; onClose: () => voi
       <Box
         sx={{ width: { xs: '100vw', sm: 440 }, p: 2 }}
         role="region"
-        aria-label={entry.eventType}
+        aria-label={translate(`app.audit.events.${entry.eventType}`, { _: entry.eventType })}
       >
         <Box sx={{ display: 'flex', justifyContent: 'space-between', alignItems: 'center' }}>
           <Typography variant="h6" component="h2">
-            <bdi>{entry.eventType}</bdi>
+            <EventName type={entry.eventType} />
           </Typography>
           <IconButton onClick={onClose} aria-label={translate('ra.action.close')}>
             ×
@@ -186,6 +175,10 @@ function AuditDrawer({ entry, onClose }: { entry: AuditEntry; onClose: () => voi
           <RecordLink entry={entry} />
         </Detail>
         <Detail label={field('reason')}>{entry.reason ?? '—'}</Detail>
+        {/* The stored type, as the CSV export and the Kafka topics name it. */}
+        <Detail label={field('event_type')}>
+          <bdi>{entry.eventType}</bdi>
+        </Detail>
         <Detail label={field('event_id')}>
           <bdi>{entry.eventId}</bdi>
         </Detail>

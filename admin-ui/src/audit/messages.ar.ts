@@ -1,3 +1,4 @@
+import { eventNamesArabic, resourceNamesArabic } from './eventNames.ar';
 import type { auditEnglish } from './messages.en';
 
 /** The audit log's texts in Arabic (`app.audit`). */
@@ -24,4 +25,6 @@ export const auditArabic: typeof auditEnglish = {
     event_id: 'معرّف الحدث',
     details: 'التفاصيل',
   },
+  events: eventNamesArabic,
+  resources: resourceNamesArabic,
 };

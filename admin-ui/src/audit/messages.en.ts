@@ -1,3 +1,4 @@
+import { eventNamesEnglish, resourceNamesEnglish } from './eventNames.en';
 /** The audit log's texts in English (`app.audit`). */
 export const auditEnglish = {
   title: 'Audit log',
@@ -22,4 +23,6 @@ export const auditEnglish = {
     event_id: 'Event id',
     details: 'Details',
   },
+  events: eventNamesEnglish,
+  resources: resourceNamesEnglish,
 };

@@ -1,3 +1,4 @@
+import { eventNamesTurkish, resourceNamesTurkish } from './eventNames.tr';
 import type { auditEnglish } from './messages.en';
 
 /** The audit log's texts in Turkish (`app.audit`). */
@@ -24,4 +25,6 @@ export const auditTurkish: typeof auditEnglish = {
     event_id: 'Olay kimliği',
     details: 'Ayrıntılar',
   },
+  events: eventNamesTurkish,
+  resources: resourceNamesTurkish,
 };

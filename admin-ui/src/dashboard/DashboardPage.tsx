@@ -30,10 +30,11 @@ import { useQuery } from '@tanstack/react-query';
 import { type ReactNode, useState } from 'react';
 import { useLocale, useTranslate } from 'react-admin';
 import { Link as RouterLink } from 'react-router-dom';
-import { recordPath } from '../audit/auditApi';
+import { EventName, RecordLink } from '../audit/AuditNames';
 import { useCanChangeCustomers } from '../customers/access';
 import { investorStatusLabel, statusView } from '../customers/statuses';
 import { formatCad } from '../layout/formatCad';
+import { DateTime } from '../payments/Money';
 import { callApi, errorCode } from '../session/http';
 import {
   type Dashboard,
@@ -486,7 +487,6 @@ function ShareClasses({ data, t }: { data: Dashboard; t: Translate }) {
 }
 
 function RecentActivity({ data, t }: { data: Dashboard; t: Translate }) {
-  const locale = useLocale();
   const entries = data.recentActivity;
   return (
     <Panel
@@ -506,40 +506,31 @@ function RecentActivity({ data, t }: { data: Dashboard; t: Translate }) {
         <Empty title={t('activity_empty')} />
       ) : (
         <List dense disablePadding data-testid="dashboard-activity-list">
-          {entries.map((entry) => {
-            const path = recordPath(entry);
-            const record = `${entry.resource} · ${entry.recordId.slice(0, 8)}`;
-            return (
-              <ListItem key={entry.id} disableGutters divider>
-                <ListItemText
-                  sx={{ minWidth: 0, overflowWrap: 'anywhere' }}
-                  primary={
-                    <>
-                      <bdi>{entry.eventType}</bdi>
-                      {' · '}
-                      {path ? (
-                        <Link component={RouterLink} to={path}>
-                          <bdi>{record}</bdi>
-                        </Link>
-                      ) : (
-                        <bdi>{record}</bdi>
-                      )}
-                    </>
-                  }
-                  secondary={
-                    <>
-                      <bdi>
-                        {entry.actorId === 'system'
-                          ? t('system')
-                          : (entry.actorName ?? entry.actorId)}
-                      </bdi>
-                      {` · ${new Date(entry.at).toLocaleString(locale)}`}
-                    </>
-                  }
-                />
-              </ListItem>
-            );
-          })}
+          {entries.map((entry) => (
+            <ListItem key={entry.id} disableGutters divider>
+              <ListItemText
+                sx={{ minWidth: 0, overflowWrap: 'anywhere' }}
+                primary={
+                  <>
+                    <EventName type={entry.eventType} />
+                    {' · '}
+                    <RecordLink entry={entry} />
+                  </>
+                }
+                secondary={
+                  <>
+                    <bdi>
+                      {entry.actorId === 'system'
+                        ? t('system')
+                        : (entry.actorName ?? entry.actorId)}
+                    </bdi>
+                    {' · '}
+                    <DateTime iso={entry.at} />
+                  </>
+                }
+              />
+            </ListItem>
+          ))}
         </List>
       )}
     </Panel>

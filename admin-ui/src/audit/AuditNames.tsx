@@ -1,0 +1,24 @@
+import { Link } from '@mui/material';
+import { useTranslate } from 'react-admin';
+import { Link as RouterLink } from 'react-router-dom';
+import { type AuditEntry, recordPath } from './auditApi';
+
+/** What an event means, in the reader's language; an unknown type shows as stored. */
+export function EventName({ type }: { type: string }) {
+  const translate = useTranslate();
+  return <bdi>{translate(`app.audit.events.${type}`, { _: type })}</bdi>;
+}
+
+/** The record an entry is about ("Payment · pay_68de"), linked to its screen when it has one. */
+export function RecordLink({ entry }: { entry: Pick<AuditEntry, 'resource' | 'recordId'> }) {
+  const translate = useTranslate();
+  const path = recordPath(entry);
+  const kind = translate(`app.audit.resources.${entry.resource}`, { _: entry.resource });
+  const text = <bdi>{`${kind} · ${entry.recordId.slice(0, 8)}`}</bdi>;
+  if (!path) return text;
+  return (
+    <Link component={RouterLink} to={path} onClick={(event) => event.stopPropagation()}>
+      {text}
+    </Link>
+  );
+}
