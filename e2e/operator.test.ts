@@ -34,13 +34,16 @@ async function operatorPage(
   return opened;
 }
 
+/** The list's search waits before it asks, and the answer comes from a busy server under CI. */
+const untilSettled = { timeout: 15_000 };
+
 const rowOf = (page: Page, company: Company) =>
   page.getByRole('row').filter({ hasText: company.email });
 
 /** Finds the company by its contact email, so the row is the only one. */
 async function findCompany(page: Page, company: Company) {
   await page.getByPlaceholder('Search', { exact: true }).fill(company.email);
-  await expect.poll(() => page.getByRole('row').count()).toBe(2);
+  await expect.poll(() => page.getByRole('row').count(), untilSettled).toBe(2);
   return rowOf(page, company);
 }
 
@@ -78,7 +81,7 @@ describeInBrowser("the operator's companies", (suite) => {
     expect(await page.title()).toBe('Companies · Issuer Portal');
     await page.getByPlaceholder('Search', { exact: true }).fill(company.email.toUpperCase());
     const rows = page.getByRole('row');
-    await expect.poll(() => rows.count()).toBe(2);
+    await expect.poll(() => rows.count(), untilSettled).toBe(2);
     await visible(rows.filter({ hasText: company.email }).filter({ hasText: company.companyName }));
     // The row's actions fit the window at 1280 px.
     expect(await sidewaysOverflow(page)).toEqual([]);
@@ -115,7 +118,7 @@ describeInBrowser("the operator's companies", (suite) => {
     await page.getByPlaceholder('Search', { exact: true }).fill(company.email);
     await visible(verify);
     // The search leaves this company only.
-    await expect.poll(() => page.getByText('Awaiting verification').count()).toBe(1);
+    await expect.poll(() => page.getByText('Awaiting verification').count(), untilSettled).toBe(1);
     // A dimmed button reads as disabled.
     expect(await effectiveOpacity(verify)).toBe(1);
     expect(await sidewaysOverflow(page)).toEqual([]);
@@ -183,7 +186,7 @@ describeInBrowser("the operator's companies", (suite) => {
     await choose(page, company, 'History');
     const history = page.getByRole('dialog', { name: `History of ${company.companyName}` });
     const entries = history.getByTestId('company-history-entry');
-    await expect.poll(() => entries.count()).toBe(3);
+    await expect.poll(() => entries.count(), untilSettled).toBe(3);
     await visible(entries.nth(2).getByText('Suspended'));
     await visible(entries.nth(2).getByText('Reason: Chargebacks under review'));
     await visible(entries.nth(2).getByText(`by ${operatorAccount.email}`));
@@ -193,7 +196,9 @@ describeInBrowser("the operator's companies", (suite) => {
     const reinstate = page.getByRole('dialog', { name: `Reinstate ${company.companyName}?` });
     await reinstate.getByLabel(/^Reason/).fill('Review closed');
     await reinstate.getByRole('button', { name: 'Confirm' }).click();
-    await expect.poll(() => row.getByText('Suspended', { exact: true }).count()).toBe(0);
+    await expect
+      .poll(() => row.getByText('Suspended', { exact: true }).count(), untilSettled)
+      .toBe(0);
     await submitLogin(user.page, company);
     await waitForPath(user.page, '/customers/all');
     await user.context.close();
