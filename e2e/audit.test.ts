@@ -41,8 +41,10 @@ describeInBrowser('audit log', (suite) => {
       await page.getByTestId('audit-totals').waitFor({ state: 'visible' });
       expect(await page.getByTestId('audit-totals').textContent()).toContain(language.totals);
       // Events read in the reader's language; the stored type is only in an entry's details.
+      const added = page.getByText(language.customerAdded, { exact: true }).first();
+      await added.waitFor({ state: 'visible' });
       expect(await page.getByText('CustomerAdded').count()).toBe(0);
-      await page.getByText(language.customerAdded, { exact: true }).first().click();
+      await added.click();
       const entry = page.getByRole('region', { name: language.customerAdded });
       await entry.getByText(language.details).waitFor({ state: 'visible' });
       await entry.getByText('CustomerAdded', { exact: true }).waitFor({ state: 'visible' });

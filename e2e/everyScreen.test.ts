@@ -4,7 +4,14 @@ import { axeViolations } from './support/axe';
 import type { Company, Portal } from './support/portal';
 import { operatorAccount } from './support/portal';
 import { guestScreens, issuerScreens } from './support/portalScreens';
-import { freshPage, open, seedStorage, sidewaysOverflow, tokenKey } from './support/screens';
+import {
+  freshPage,
+  innerSidewaysScroll,
+  open,
+  seedStorage,
+  sidewaysOverflow,
+  tokenKey,
+} from './support/screens';
 import { describeInBrowser } from './support/suite';
 
 const languages = ['en', 'tr', 'ar'] as const;
@@ -49,26 +56,6 @@ const rawPlaceholders = (page: Page) =>
       .split('\n')
       .filter((line) => line.includes('%{'))
       .slice(0, 3),
-  );
-
-/**
- * Boxes that scroll sideways inside the page (a table too wide for its card): on a desktop
- * window, what they hide (a row's actions, its last columns) is easy to miss.
- */
-const innerSidewaysScroll = (page: Page) =>
-  page.evaluate(() =>
-    [...document.body.querySelectorAll('*')]
-      .filter((element) => {
-        const { overflowX } = getComputedStyle(element);
-        return (
-          (overflowX === 'auto' || overflowX === 'scroll') &&
-          element.scrollWidth > element.clientWidth + 1
-        );
-      })
-      .map(
-        (element) =>
-          `${element.className.toString().split(' ')[0] || element.tagName} scrolls ${element.scrollWidth - element.clientWidth} px`,
-      ),
   );
 
 /** Checks the screen at `path` and adds what is wrong to `findings`. */

@@ -126,6 +126,26 @@ export async function chooseLanguage(page: Page, name: RegExp): Promise<void> {
 export const arabic = /العربية|arabic/i;
 
 /**
+ * Boxes that scroll sideways inside the page (a table too wide for its card): on a desktop
+ * window, what they hide (a row's actions, its last columns) is easy to miss.
+ */
+export const innerSidewaysScroll = (page: Page) =>
+  page.evaluate(() =>
+    [...document.body.querySelectorAll('*')]
+      .filter((element) => {
+        const { overflowX } = getComputedStyle(element);
+        return (
+          (overflowX === 'auto' || overflowX === 'scroll') &&
+          element.scrollWidth > element.clientWidth + 1
+        );
+      })
+      .map(
+        (element) =>
+          `${element.className.toString().split(' ')[0] || element.tagName} scrolls ${element.scrollWidth - element.clientWidth} px`,
+      ),
+  );
+
+/**
  * The layout fits the window: nothing scrolls sideways, at 390 px included. Answers the elements
  * that stick out (none when it fits), so a failure says which.
  */

@@ -20,7 +20,7 @@ import {
 import { Detail } from '../lists/Detail';
 import { ListTotals } from '../lists/ListTotals';
 import { DateTime } from '../payments/Money';
-import { EventName, RecordLink } from './AuditNames';
+import { Actor, EventName, RecordLink } from './AuditNames';
 import { type AuditEntry, downloadAudit } from './auditApi';
 
 const field = (name: string) => `app.audit.fields.${name}`;
@@ -82,12 +82,6 @@ function NoEntries() {
       </Typography>
     </Box>
   );
-}
-
-function Actor({ entry }: { entry: AuditEntry }) {
-  const translate = useTranslate();
-  if (entry.actorId === 'system') return <>{translate('app.audit.system')}</>;
-  return <bdi>{entry.actorName ?? entry.actorId}</bdi>;
 }
 
 function AuditRows({ onOpen }: { onOpen: (entry: AuditEntry) => void }) {

@@ -9,6 +9,13 @@ export function EventName({ type }: { type: string }) {
   return <bdi>{translate(`app.audit.events.${type}`, { _: type })}</bdi>;
 }
 
+/** Who acted: the user's name, or "System" for the processor, a timer or a simulator. */
+export function Actor({ entry }: { entry: Pick<AuditEntry, 'actorId' | 'actorName'> }) {
+  const translate = useTranslate();
+  if (entry.actorId === 'system') return <>{translate('app.audit.system')}</>;
+  return <bdi>{entry.actorName ?? entry.actorId}</bdi>;
+}
+
 /** The record an entry is about ("Payment · pay_68de"), linked to its screen when it has one. */
 export function RecordLink({ entry }: { entry: Pick<AuditEntry, 'resource' | 'recordId'> }) {
   const translate = useTranslate();

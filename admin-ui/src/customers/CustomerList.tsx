@@ -52,6 +52,7 @@ import {
   useTranslate,
 } from 'react-admin';
 import { Navigate, useParams } from 'react-router-dom';
+import { wrappingCell } from '../lists/cells';
 import { useCanChangeCustomers } from './access';
 import {
   type Customer,
@@ -490,13 +491,13 @@ function CustomerRows({ view }: { view: string | undefined }) {
         source="name"
         label={field('fullName')}
         // A customer without a name shows the email here: it wraps like one.
-        sx={{ overflowWrap: 'anywhere', minWidth: 110, display: 'block' }}
+        sx={wrappingCell(110)}
         render={(customer: Customer) => fullName(customer)}
       />
       <FunctionField
         source="email"
         label={field('email')}
-        sx={{ overflowWrap: 'anywhere', minWidth: 140, display: 'block' }}
+        sx={wrappingCell(140)}
         // Left to right even in an Arabic cell: else a wrapped address shows its parts reordered.
         render={(customer: Customer) => <bdi dir="ltr">{customer.email}</bdi>}
       />

@@ -30,7 +30,7 @@ import { useQuery } from '@tanstack/react-query';
 import { type ReactNode, useState } from 'react';
 import { useLocale, useTranslate } from 'react-admin';
 import { Link as RouterLink } from 'react-router-dom';
-import { EventName, RecordLink } from '../audit/AuditNames';
+import { Actor, EventName, RecordLink } from '../audit/AuditNames';
 import { useCanChangeCustomers } from '../customers/access';
 import { investorStatusLabel, statusView } from '../customers/statuses';
 import { formatCad } from '../layout/formatCad';
@@ -519,11 +519,7 @@ function RecentActivity({ data, t }: { data: Dashboard; t: Translate }) {
                 }
                 secondary={
                   <>
-                    <bdi>
-                      {entry.actorId === 'system'
-                        ? t('system')
-                        : (entry.actorName ?? entry.actorId)}
-                    </bdi>
+                    <Actor entry={entry} />
                     {' · '}
                     <DateTime iso={entry.at} />
                   </>

@@ -48,5 +48,4 @@ export const dashboardArabic: DashboardMessages = {
   activity_empty: 'لا يوجد نشاط بعد',
   activity_hidden: 'يرى المسؤولون ومراجعو الامتثال نشاط الشركة هنا',
   open_audit: 'فتح سجل التدقيق',
-  system: 'النظام',
 };

@@ -46,7 +46,6 @@ export const dashboardEnglish = {
   activity_empty: 'No activity yet',
   activity_hidden: 'Admins and compliance reviewers see the company’s activity here',
   open_audit: 'Open the audit log',
-  system: 'System',
 };
 
 export type DashboardMessages = typeof dashboardEnglish;

@@ -48,5 +48,4 @@ export const dashboardTurkish: DashboardMessages = {
   activity_empty: 'Henüz etkinlik yok',
   activity_hidden: 'Şirketin etkinliklerini burada yöneticiler ve uyum denetçileri görür',
   open_audit: 'Denetim kaydını aç',
-  system: 'Sistem',
 };

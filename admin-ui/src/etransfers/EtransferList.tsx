@@ -15,6 +15,7 @@ import {
   useTranslate,
 } from 'react-admin';
 import { Navigate, useParams } from 'react-router-dom';
+import { wrappingCell } from '../lists/cells';
 import { customerFilter } from '../lists/customerFilter';
 import { ListTotals } from '../lists/ListTotals';
 import { ViewTabs } from '../lists/ViewTabs';
@@ -202,14 +203,14 @@ function EtransferRows({
         label={field('email')}
         sortable={false}
         // Left to right even in an Arabic cell, and wrapped anywhere: addresses can be long.
-        sx={{ overflowWrap: 'anywhere', minWidth: 140, display: 'block' }}
+        sx={wrappingCell(140)}
         render={(record: Etransfer) => <bdi dir="ltr">{record.email}</bdi>}
       />
       <FunctionField
         source="reference"
         label={field('reference')}
         sortable={false}
-        sx={{ overflowWrap: 'anywhere', minWidth: 100, display: 'block' }}
+        sx={wrappingCell(100)}
         render={(record: Etransfer) => record.reference ?? record.message ?? ''}
       />
     </Datagrid>
