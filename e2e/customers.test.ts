@@ -464,6 +464,17 @@ describeInBrowser('customers', (suite) => {
       for (const { email } of longCustomers) await visible(page.getByText(email).first());
       await shoot(page, `list-${shot}`);
       expect(await sidewaysOverflow(page)).toEqual([]);
+      if (viewport === phone) {
+        // The search field spans the list's card, as the rows do, in either direction.
+        const edges = (element: Element) => {
+          const box = element.getBoundingClientRect();
+          return [Math.round(box.left), Math.round(box.right)];
+        };
+        const search = page.locator('.RaList-actions .MuiTextField-root').first();
+        expect(await search.evaluate(edges)).toEqual(
+          await page.locator('.RaList-content').first().evaluate(edges),
+        );
+      }
       for (const { name, lastName, email } of longCustomers) {
         expect(await insideWindow(page.getByText(`${name} ${lastName}`).first())).toBe(true);
         expect(await insideWindow(page.getByText(email).first())).toBe(true);

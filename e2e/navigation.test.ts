@@ -4,7 +4,9 @@ import type { Portal } from './support/portal';
 import {
   navItem,
   open,
+  seedStorage,
   signedInPage,
+  tokenKey,
   verifiedOnlyItems,
   visible,
   waitForPath,
@@ -132,6 +134,50 @@ describeInBrowser('navigation', (suite) => {
     await expect.poll(() => options.allTextContents()).toEqual(['Front desk', 'Back office']);
     await options.filter({ hasText: 'Back office' }).click();
     await expect.poll(() => picker.textContent()).toBe('Back office');
+    await context.close();
+  });
+
+  it("names the open screen in the browser tab: the app bar's title, else its navigation item", async () => {
+    const company = await suite.portal.registerCompany();
+    await suite.portal.verify(company);
+    await suite.portal.makeIssuer(company);
+    const call = <T>(path: string, body?: unknown) =>
+      suite.portal.api<T>('POST', path, { token: company.token, body });
+    const customer = await call<{ id: string }>('/customers', {
+      name: 'Ada',
+      lastName: 'Lovelace',
+      email: `ada-${company.companySymbol.toLowerCase()}@investors.test`,
+    });
+    const common = await call<{ id: string }>('/share-classes', {
+      name: 'Common',
+      kind: 'common',
+      votesPerShare: 1,
+      authorized: 100_000,
+    });
+    const round = await call<{ id: string }>('/funding-rounds', {
+      name: 'Harbour seed round',
+      handle: 'harbour-seed',
+      shareClassId: common.id,
+      tokenPriceCents: 100,
+      raiseAmountCents: 100_000,
+      opensAt: new Date(Date.now() - 86_400_000).toISOString(),
+      closesAt: new Date(Date.now() + 20 * 86_400_000).toISOString(),
+    });
+    const { context, page } = await signedInPage(suite.browser, suite.portal, company, '/');
+    await waitForPath(page, '/customers/all');
+    const tab = () => page.title();
+    await expect.poll(tab).toBe('Customers · Issuer Portal');
+    await navItem(page, 'Dashboard').click();
+    await expect.poll(tab).toBe('Dashboard · Issuer Portal');
+    await navItem(page, 'Cap table').click();
+    await expect.poll(tab).toBe('Cap table · Issuer Portal');
+    await open(page, suite.portal, `/customers/all/${customer.id}`);
+    await expect.poll(tab).toBe('Ada Lovelace · Issuer Portal');
+    await open(page, suite.portal, `/fundingrounds/round/${round.id}/harbour-seed`);
+    await expect.poll(tab).toBe('Harbour seed round · Issuer Portal');
+    await seedStorage(page, suite.portal, { [tokenKey]: company.token, locale: 'ar' });
+    await open(page, suite.portal, '/transactions/all');
+    await expect.poll(tab).toBe('المعاملات · بوابة المُصدِرين');
     await context.close();
   });
 

@@ -12,7 +12,6 @@ import {
   useTranslate,
 } from 'react-admin';
 import type { CompanyRecord } from '../dataAccess/dataProvider';
-import { useDocumentTitle } from '../layout/useDocumentTitle';
 import { CompanyActions } from './CompanyActions';
 
 /**
@@ -21,7 +20,6 @@ import { CompanyActions } from './CompanyActions';
  */
 export default function CompanyList() {
   const translate = useTranslate();
-  useDocumentTitle(translate('app.companies.title'));
   const filters = [
     <SearchInput key="q" source="q" alwaysOn placeholder={translate('app.companies.search')} />,
   ];

@@ -371,7 +371,8 @@ function FundingProgress({ data, t }: { data: Dashboard; t: Translate }) {
         <Box sx={{ height: 240 }} data-testid="funding-chart">
           <LineChart
             height={240}
-            margin={{ right: 24 }}
+            // Room for half the last day's label ("27 نوفمبر" is twice as wide as "Nov 27").
+            margin={{ right: 40 }}
             xAxis={[
               {
                 scaleType: 'time',

@@ -13,7 +13,7 @@ import {
 } from '@mui/material';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { HttpError, useLocale, useNotify, useTranslate } from 'react-admin';
+import { HttpError, Title, useLocale, useNotify, useTranslate } from 'react-admin';
 import { Link, useParams } from 'react-router-dom';
 import { useCanChangeCustomers } from '../customers/access';
 import { isolatedCents } from '../payments/money';
@@ -92,6 +92,7 @@ export default function RoundPage() {
   const day = (iso: string) => new Date(iso).toLocaleDateString(locale, { timeZone: 'UTC' });
   return (
     <Box component="section" aria-labelledby="round-title" sx={{ py: 2, minWidth: 0 }}>
+      <Title title={data.name} />
       {back}
       <Stack direction="row" spacing={1} sx={{ alignItems: 'center', my: 1, flexWrap: 'wrap' }}>
         <Typography id="round-title" variant="h5" component="h1" sx={{ overflowWrap: 'anywhere' }}>

@@ -7,6 +7,7 @@ import { useSettings } from '../theme/settingsStore';
 import { PortalSidebar } from './PortalSidebar';
 import { PortalToolbar } from './PortalToolbar';
 import { ScreenErrorBoundary } from './ScreenErrorBoundary';
+import { useTabTitle } from './useTabTitle';
 
 /**
  * The shell: sidebar (start or end side), toolbar and content, full width, boxed (1280 px) or
@@ -14,6 +15,7 @@ import { ScreenErrorBoundary } from './ScreenErrorBoundary';
  */
 export function PortalLayout({ children }: { children: ReactNode }) {
   const { mode, navbar } = useSettings().layout.config;
+  useTabTitle();
   return (
     <Box
       sx={{ bgcolor: mode === 'boxed' ? 'action.hover' : 'background.default', minHeight: '100vh' }}

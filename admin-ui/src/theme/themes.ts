@@ -1,3 +1,4 @@
+import type { Theme } from '@mui/material/styles';
 import { defaultDarkTheme, defaultLightTheme, type RaThemeOptions } from 'react-admin';
 import { sidebarWidths, type ThemeName } from './settings';
 
@@ -134,9 +135,22 @@ export function portalTheme(name: ThemeName, direction: 'ltr' | 'rtl'): RaThemeO
     // The seed's labels ('Register Account', 'Login') are shown as written, not upper-cased.
     typography: { ...base.typography, button: { textTransform: 'none', fontWeight: 600 } },
     navbar: { background: c.navbar, text: c.navbarText },
-    components: { ...base.components, MuiCheckbox: { defaultProps: checkboxLabelOnInput } },
+    components: {
+      ...base.components,
+      MuiCheckbox: { defaultProps: checkboxLabelOnInput },
+      RaFilterFormInput: { styleOverrides: { root: filterSpacerOnlyWhenRoomy } },
+    },
   };
 }
+
+/**
+ * react-admin keeps a 16 px spacer after each filter, room for the hide button of the next: on a
+ * phone the list's one search field then stops short of the card's end edge, which reads as a
+ * misaligned box. It spans the card there.
+ */
+const filterSpacerOnlyWhenRoomy = ({ theme }: { theme: Theme }) => ({
+  [theme.breakpoints.down('sm')]: { '& .RaFilterFormInput-spacer': { display: 'none' } },
+});
 
 type CheckboxOwner = { 'aria-label'?: string };
 

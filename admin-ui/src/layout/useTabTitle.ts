@@ -1,0 +1,37 @@
+import { useEffect } from 'react';
+import { useTranslate } from 'react-admin';
+import { useLocation } from 'react-router-dom';
+import { navigation } from '../navigation/navigation';
+
+/** The navigation item whose screen `path` belongs to, by its first segment ("/fundingrounds/…"). */
+function sectionTitle(path: string): string | undefined {
+  const section = path.split('/')[1];
+  if (!section) return undefined;
+  for (const group of navigation)
+    for (const item of group.children) if (item.url.split('/')[1] === section) return item.title;
+  return undefined;
+}
+
+/**
+ * The browser tab names the open screen ("Ada Lovelace · Issuer Portal"): the app bar's title when
+ * the screen sets one, else its navigation item's label, so tabs of the portal can be told apart.
+ */
+export function useTabTitle(): void {
+  const translate = useTranslate();
+  const { pathname } = useLocation();
+  const portal = translate('app.name');
+  const sectionKey = sectionTitle(pathname);
+  const section = sectionKey ? translate(sectionKey) : '';
+  useEffect(() => {
+    const appBarTitle = document.getElementById('react-admin-title');
+    const update = () => {
+      const screen = appBarTitle?.textContent?.trim() || section;
+      document.title = screen ? `${screen} · ${portal}` : portal;
+    };
+    update();
+    if (!appBarTitle) return;
+    const observer = new MutationObserver(update);
+    observer.observe(appBarTitle, { childList: true, subtree: true, characterData: true });
+    return () => observer.disconnect();
+  }, [portal, section]);
+}
