@@ -7,6 +7,7 @@ import {
   freshPage,
   open,
   pickOption,
+  readingDirection,
   seedStorage,
   sidewaysOverflow,
   tokenKey,
@@ -255,6 +256,7 @@ describeInBrowser('payments', (suite) => {
     const paymentRow = page.getByRole('row').filter({ hasText: 'Espresso machine' });
     await visible(paymentRow);
     await visible(paymentRow.getByText('Grace Hopper'));
+    await visible(paymentRow.getByText('Visa •••• 4242', { exact: true }));
     await visible(page.getByText(texts.totals(1, paid)));
     await checkScreen(page);
 
@@ -424,6 +426,10 @@ describeInBrowser('payments', (suite) => {
     await checkScreen(page);
     await page.getByRole('main').getByText('Teapot').click();
     const drawer = page.getByTestId('transaction-drawer');
+    // The card as the simulator and saved cards write it, left to right in an Arabic screen.
+    const card = drawer.getByText('Visa •••• 4242', { exact: true });
+    await visible(card);
+    expect(await readingDirection(card)).toBe('ltr');
     await drawer.getByRole('button', { name: texts.refund }).click();
     const refundDialog = page
       .getByRole('dialog')

@@ -1,3 +1,4 @@
+import { cardLine } from '../payments/statuses';
 import { callApi } from '../session/http';
 
 /** A customer's saved card as the API shows it: never the number, never the processor's token. */
@@ -27,7 +28,6 @@ export const removeCard = (id: string) =>
 
 /** "Visa •••• 4242 · 12/29": brand, last digits, expiry. */
 export function cardLabel(card: SavedCard): string {
-  const brand = card.cardBrand.charAt(0).toUpperCase() + card.cardBrand.slice(1);
   const expiry = `${String(card.expMonth).padStart(2, '0')}/${String(card.expYear).slice(-2)}`;
-  return `${brand} •••• ${card.cardLast4} · ${expiry}`;
+  return `${cardLine(card)} · ${expiry}`;
 }

@@ -98,7 +98,7 @@ export function PaymentProgress({
 
 function Outcome({ payment }: { payment: Payment }) {
   const translate = useTranslate();
-  const card = cardLine(translate, payment);
+  const card = cardLine(payment);
   const line = (icon: ReactNode, text: string, color: string) => (
     <Box
       sx={{ display: 'flex', alignItems: 'center', gap: 1, color }}

@@ -48,7 +48,6 @@ export const paymentsArabic: PaymentsMessages = {
     cancelled: 'أُلغيت الدفعة',
     expired: 'انتهت صلاحية الدفعة: لم تُقدَّم بطاقة في الوقت المحدد',
   },
-  card_line: '%{brand} المنتهية بـ %{last4}',
   new_payment: 'دفعة جديدة',
   close: 'إغلاق',
   cancel: 'إلغاء',

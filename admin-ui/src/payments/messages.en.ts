@@ -43,7 +43,6 @@ export const paymentsEnglish = {
     cancelled: 'Payment cancelled',
     expired: 'Payment expired: no card was presented in time',
   },
-  card_line: '%{brand} ending in %{last4}',
   new_payment: 'New payment',
   close: 'Close',
   cancel: 'Cancel',

@@ -49,7 +49,6 @@ export const paymentsTurkish: PaymentsMessages = {
     cancelled: 'Ödeme iptal edildi',
     expired: 'Ödemenin süresi doldu: zamanında kart okutulmadı',
   },
-  card_line: '%{brand}, son dört hanesi %{last4}',
   new_payment: 'Yeni ödeme',
   close: 'Kapat',
   cancel: 'Vazgeç',

@@ -227,7 +227,7 @@ function PaymentDetails({
       </Detail>
       {payment.cardLast4 && (
         <Detail label="app.payments.fields.card">
-          <bdi>{cardLine(translate, payment)}</bdi>
+          <bdi dir="ltr">{cardLine(payment)}</bdi>
         </Detail>
       )}
       <Detail label="app.payments.fields.requested_at">

@@ -259,7 +259,7 @@ function TransactionRows({ onOpen }: { onOpen: (record: Transaction) => void }) 
         source="cardLast4"
         label={field('card')}
         sortable={false}
-        render={(record: Transaction) => <bdi>{cardLine(translate, record)}</bdi>}
+        render={(record: Transaction) => <bdi dir="ltr">{cardLine(record)}</bdi>}
       />
     </Datagrid>
   );
