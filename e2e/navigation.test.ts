@@ -178,6 +178,9 @@ describeInBrowser('navigation', (suite) => {
     await seedStorage(page, suite.portal, { [tokenKey]: company.token, locale: 'ar' });
     await open(page, suite.portal, '/transactions/all');
     await expect.poll(tab).toBe('المعاملات · بوابة المُصدِرين');
+    await navItem(page, 'تسجيل الخروج').click();
+    await waitForPath(page, '/login');
+    await expect.poll(tab).toBe('بوابة المُصدِرين');
     await context.close();
   });
 

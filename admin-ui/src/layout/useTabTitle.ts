@@ -29,9 +29,13 @@ export function useTabTitle(): void {
       document.title = screen ? `${screen} · ${portal}` : portal;
     };
     update();
-    if (!appBarTitle) return;
     const observer = new MutationObserver(update);
-    observer.observe(appBarTitle, { childList: true, subtree: true, characterData: true });
-    return () => observer.disconnect();
+    if (appBarTitle)
+      observer.observe(appBarTitle, { childList: true, subtree: true, characterData: true });
+    return () => {
+      observer.disconnect();
+      // Signed out, the login page has no screen to name.
+      document.title = portal;
+    };
   }, [portal, section]);
 }
