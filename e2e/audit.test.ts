@@ -8,6 +8,7 @@ const languages = [
     totals: 'Events:',
     details: 'Details',
     customerAdded: 'Customer added',
+    customerRecord: 'Customer',
     width: 1280,
   },
   {
@@ -15,6 +16,7 @@ const languages = [
     totals: 'الأحداث:',
     details: 'التفاصيل',
     customerAdded: 'أُضيف العميل',
+    customerRecord: 'العميل',
     width: 390,
   },
 ] as const;
@@ -44,6 +46,22 @@ describeInBrowser('audit log', (suite) => {
       const added = page.getByText(language.customerAdded, { exact: true }).first();
       await added.waitFor({ state: 'visible' });
       expect(await page.getByText('CustomerAdded').count()).toBe(0);
+      // Which record, in the table's column or, on a phone, under the event.
+      const record = page.getByText(new RegExp(`^${language.customerRecord} · [0-9a-f-]{8}$`));
+      await record.first().waitFor({ state: 'visible' });
+      if (language.width === 390) {
+        // On a phone the time floats at the line's end, kept apart from the event's name.
+        const gap = await page
+          .locator('.RaSimpleList-tertiary')
+          .first()
+          .evaluate((time) => {
+            const style = getComputedStyle(time);
+            return Number.parseFloat(
+              document.documentElement.dir === 'rtl' ? style.marginRight : style.marginLeft,
+            );
+          });
+        expect(gap).toBeGreaterThanOrEqual(8);
+      }
       await added.click();
       const entry = page.getByRole('region', { name: language.customerAdded });
       await entry.getByText(language.details).waitFor({ state: 'visible' });

@@ -20,7 +20,7 @@ import {
 import { Detail } from '../lists/Detail';
 import { ListTotals } from '../lists/ListTotals';
 import { DateTime } from '../payments/Money';
-import { Actor, EventName, RecordLink } from './AuditNames';
+import { Actor, EventName, RecordLink, RecordName } from './AuditNames';
 import { type AuditEntry, downloadAudit } from './auditApi';
 
 const field = (name: string) => `app.audit.fields.${name}`;
@@ -96,7 +96,12 @@ function AuditRows({ onOpen }: { onOpen: (entry: AuditEntry) => void }) {
         empty={<NoEntries />}
         rowClick={open}
         primaryText={(entry) => <EventName type={entry.eventType} />}
-        secondaryText={(entry) => <Actor entry={entry} />}
+        // What the table's Record column says, as text: the whole row opens the entry.
+        secondaryText={(entry) => (
+          <>
+            <RecordName entry={entry} /> · <Actor entry={entry} />
+          </>
+        )}
         tertiaryText={(entry) => <DateTime iso={entry.at} />}
         rowSx={() => ({ overflowWrap: 'anywhere' })}
       />

@@ -16,16 +16,22 @@ export function Actor({ entry }: { entry: Pick<AuditEntry, 'actorId' | 'actorNam
   return <bdi>{entry.actorName ?? entry.actorId}</bdi>;
 }
 
-/** The record an entry is about ("Payment · pay_68de"), linked to its screen when it has one. */
-export function RecordLink({ entry }: { entry: Pick<AuditEntry, 'resource' | 'recordId'> }) {
+type RecordOf = { entry: Pick<AuditEntry, 'resource' | 'recordId'> };
+
+/** The record an entry is about ("Payment · pay_68de"), as text. */
+export function RecordName({ entry }: RecordOf) {
   const translate = useTranslate();
-  const path = recordPath(entry);
   const kind = translate(`app.audit.resources.${entry.resource}`, { _: entry.resource });
-  const text = <bdi>{`${kind} · ${entry.recordId.slice(0, 8)}`}</bdi>;
-  if (!path) return text;
+  return <bdi>{`${kind} · ${entry.recordId.slice(0, 8)}`}</bdi>;
+}
+
+/** The record's name, linked to its screen when it has one. */
+export function RecordLink({ entry }: RecordOf) {
+  const path = recordPath(entry);
+  if (!path) return <RecordName entry={entry} />;
   return (
     <Link component={RouterLink} to={path} onClick={(event) => event.stopPropagation()}>
-      {text}
+      <RecordName entry={entry} />
     </Link>
   );
 }

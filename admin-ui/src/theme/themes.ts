@@ -139,6 +139,9 @@ export function portalTheme(name: ThemeName, direction: 'ltr' | 'rtl'): RaThemeO
       ...base.components,
       MuiCheckbox: { defaultProps: checkboxLabelOnInput },
       RaFilterFormInput: { styleOverrides: { root: filterSpacerOnlyWhenRoomy } },
+      // A phone list's time floats at the line's end: when the title fills the line it touched it
+      // ("E-transfer requestedNov 27, 2026"). Written for LTR; the RTL plugin mirrors it.
+      RaSimpleList: { styleOverrides: { root: { '& .RaSimpleList-tertiary': { marginLeft: 8 } } } },
     },
   };
 }
