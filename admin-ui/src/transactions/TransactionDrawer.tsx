@@ -201,13 +201,13 @@ function PaymentDetails({
   const translate = useTranslate();
   return (
     <Stack spacing={0}>
+      {/* A payment's own drawer puts its status at the start, under its amount, as an
+          e-transfer's does; a refund's names the payment first, its status at the end. */}
       <Box sx={{ display: 'flex', alignItems: 'center', justifyContent: 'space-between', mb: 1 }}>
-        {heading ? (
+        {heading && (
           <Typography variant="subtitle1" component="h3" sx={{ fontWeight: 600 }}>
             {translate('app.transactions.detail.payment')} <Money cents={payment.amountCents} />
           </Typography>
-        ) : (
-          <span />
         )}
         <PaymentStatusChip status={payment.status} />
       </Box>
