@@ -201,8 +201,8 @@ function PaymentDetails({
   const translate = useTranslate();
   return (
     <Stack spacing={0}>
-      {/* A payment's own drawer puts its status at the start, under its amount, as an
-          e-transfer's does; a refund's names the payment first, its status at the end. */}
+      {/* A payment's own drawer starts its details with the status, at the start side, as an
+          e-transfer's shows its status; a refund's names the payment first, its status at the end. */}
       <Box sx={{ display: 'flex', alignItems: 'center', justifyContent: 'space-between', mb: 1 }}>
         {heading && (
           <Typography variant="subtitle1" component="h3" sx={{ fontWeight: 600 }}>
