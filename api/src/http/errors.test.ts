@@ -89,6 +89,21 @@ describe('the one error shape', () => {
     });
   });
 
+  it('reads a JSON content type with no body as no body: the fields are missing, not the JSON', async () => {
+    const withoutType = await h.app.request('/api/counters/a/increment', {
+      method: 'POST',
+      headers: auth,
+    });
+    expect(withoutType.status).toBe(400);
+    const missing = await errorOf(withoutType);
+    expect(Object.keys(missing.fields ?? {})).toEqual(['by']);
+    for (const body of ['', ' \n']) {
+      const res = await post('/api/counters/a/increment', body);
+      expect(res.status).toBe(400);
+      expect(await errorOf(res)).toEqual(missing);
+    }
+  });
+
   it('answers a body that is not JSON with 415', async () => {
     const res = await post('/api/counters/a/increment', 'by=1', {
       'Content-Type': 'application/x-www-form-urlencoded',

@@ -1,6 +1,6 @@
 import { zValidator } from '@hono/zod-validator';
 import { DomainError, invalid } from '@issuer/events';
-import type { Context } from 'hono';
+import type { Context, Env, MiddlewareHandler } from 'hono';
 import { z } from 'zod';
 import { requestHasBodyStream } from './bodyLimit';
 import type { FieldMessages } from './errors';
@@ -77,18 +77,42 @@ function sentJson(c: Context): boolean {
 }
 
 /**
+ * The request's JSON body; `{}` when there is none, even under a JSON content type (a generic
+ * client's `Content-Type: application/json` on a command without fields), where Hono's own
+ * validator would call the empty text malformed JSON.
+ */
+async function readJsonBody(c: Context): Promise<unknown> {
+  if (!hasBody(c)) return {};
+  if (!sentJson(c)) {
+    throw new DomainError(415, 'unsupported_media_type', 'Send the body as application/json');
+  }
+  const text = await c.req.text();
+  if (text.trim() === '') return {};
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw invalid('Malformed JSON in request body');
+  }
+}
+
+type JsonTarget<Schema extends z.ZodType> = {
+  in: { json: z.input<Schema> };
+  out: { json: z.output<Schema> };
+};
+
+/**
  * Validates a JSON body against a (strict) zod schema: `c.req.valid('json')` in the handler.
  * A body that is not JSON answers 415, broken JSON 400, a schema mismatch 400 with per-field
  * messages. No body at all is validated as `{}`, so a command without fields needs none.
  */
 export function jsonBody<Schema extends z.ZodType>(schema: Schema) {
-  const validator = zValidator('json', schema, (result, c) => {
-    if (hasBody(c) && !sentJson(c)) {
-      throw new DomainError(415, 'unsupported_media_type', 'Send the body as application/json');
-    }
+  const validator: MiddlewareHandler<Env, string, JsonTarget<Schema>> = async (c, next) => {
+    const result = await schema.safeParseAsync(await readJsonBody(c));
     if (!result.success) throw validationError(result.error);
     refuseLoneSurrogates(result.data);
-  });
+    c.req.addValidatedData('json', result.data as object);
+    await next();
+  };
   return withRequestSchema(validator, 'json', schema);
 }
 

@@ -129,8 +129,10 @@ describe('the platform operator', () => {
     const company = await registered(h);
     const id = await companyIdOf(company.access_token);
 
+    // As a generic client sends a command without fields: a JSON content type and no body.
     const verify = await h.call('POST', `/api/operator/companies/${id}/verify`, {
       token: operatorToken,
+      headers: { 'Content-Type': 'application/json' },
     });
     expect(verify.status).toBe(200);
     expect(await verify.json()).toMatchObject({ id, verified: true, isIssuer: false });
