@@ -7,7 +7,7 @@ import { useSettings } from '../theme/settingsStore';
 import { PortalSidebar } from './PortalSidebar';
 import { PortalToolbar } from './PortalToolbar';
 import { ScreenErrorBoundary } from './ScreenErrorBoundary';
-import { useTabTitle } from './useTabTitle';
+import { TabTitle } from './TabTitle';
 
 /**
  * The shell: sidebar (start or end side), toolbar and content, full width, boxed (1280 px) or
@@ -15,7 +15,6 @@ import { useTabTitle } from './useTabTitle';
  */
 export function PortalLayout({ children }: { children: ReactNode }) {
   const { mode, navbar } = useSettings().layout.config;
-  useTabTitle();
   return (
     <Box
       sx={{ bgcolor: mode === 'boxed' ? 'action.hover' : 'background.default', minHeight: '100vh' }}
@@ -34,6 +33,7 @@ export function PortalLayout({ children }: { children: ReactNode }) {
         }}
       >
         <LiveUpdates />
+        <TabTitle />
         <PortalSidebar />
         <Box sx={{ flex: 1, minWidth: 0, display: 'flex', flexDirection: 'column' }}>
           <PortalToolbar />

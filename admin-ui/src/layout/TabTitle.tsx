@@ -6,17 +6,17 @@ import { navigation } from '../navigation/navigation';
 /** The navigation item whose screen `path` belongs to, by its first segment ("/fundingrounds/…"). */
 function sectionTitle(path: string): string | undefined {
   const section = path.split('/')[1];
-  if (!section) return undefined;
-  for (const group of navigation)
-    for (const item of group.children) if (item.url.split('/')[1] === section) return item.title;
-  return undefined;
+  return navigation
+    .flatMap((group) => group.children)
+    .find((item) => section && item.url.split('/')[1] === section)?.title;
 }
 
 /**
  * The browser tab names the open screen ("Ada Lovelace · Issuer Portal"): the app bar's title when
  * the screen sets one, else its navigation item's label, so tabs of the portal can be told apart.
+ * A component of its own, so that following the location re-renders it alone, not the shell.
  */
-export function useTabTitle(): void {
+export function TabTitle(): null {
   const translate = useTranslate();
   const { pathname } = useLocation();
   const portal = translate('app.name');
@@ -38,4 +38,5 @@ export function useTabTitle(): void {
       document.title = portal;
     };
   }, [portal, section]);
+  return null;
 }
