@@ -453,6 +453,43 @@ describeInBrowser('payments', (suite) => {
     await context.close();
   });
 
+  it('writes the card on one line in an Arabic table beside long names, and the terminal picker cuts a long English name at its end (1280 px)', async () => {
+    const { company } = await companyWithTerminals(suite.portal);
+    const call = <T>(path: string, body?: unknown) =>
+      suite.portal.api<T>('POST', path, { token: company.token, body });
+    const till = await call<Terminal>('/terminals', {
+      name: 'Front desk terminal by the main entrance',
+      deviceId: `LONG-${company.companySymbol}`,
+    });
+    const customer = await call<{ id: string }>('/customers', {
+      name: 'Maximiliana',
+      lastName: 'Konstantinopoulou-Westerberg',
+      email: `maximiliana-${company.companySymbol.toLowerCase()}@northern-lights-investments.example`,
+    });
+    await call('/payments', {
+      terminalId: till.id,
+      amountCents: 123_456,
+      currency: 'CAD',
+      description: 'Annual maintenance contract for the robotic arm assembly line',
+      customerId: customer.id,
+    });
+    await call(`/terminals/${till.id}/simulator/present-card`);
+    const { context, page } = await paymentsPage(
+      suite.browser,
+      suite.portal,
+      company,
+      languages.Arabic,
+      { active: till, viewport: desktop, path: '/transactions/all' },
+    );
+    const card = page.getByRole('main').getByText('Visa •••• 4242', { exact: true });
+    await visible(card);
+    expect(await card.evaluate((element) => element.getClientRects().length)).toBe(1);
+    const picker = page.getByTestId('sidebar').getByRole('combobox');
+    await expect.poll(() => picker.textContent()).toBe('Front desk terminal by the main entrance');
+    expect(await readingDirection(picker)).toBe('ltr');
+    await context.close();
+  });
+
   it('without a terminal, says where to register one and opens the company profile there (Turkish, 390 px)', async () => {
     const company = await suite.portal.registerCompany();
     await suite.portal.verify(company);

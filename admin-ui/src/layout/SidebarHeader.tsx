@@ -76,6 +76,9 @@ function CompanyAccount({ user, locale }: { user: SessionUser; locale: string })
             label={translate('app.header.active_terminal')}
             value={activeTerminalId(user)}
             onChange={(event) => chooseActiveTerminal(event.target.value)}
+            // A name set in the other direction (an English name in Arabic) is cut at its end,
+            // not its start, when it is too long for the sidebar.
+            slotProps={{ select: { SelectDisplayProps: { dir: 'auto' } } }}
             sx={{
               mt: 1.5,
               '& .MuiInputBase-root, & .MuiInputLabel-root, & .MuiSelect-icon': {

@@ -259,7 +259,11 @@ function TransactionRows({ onOpen }: { onOpen: (record: Transaction) => void }) 
         source="cardLast4"
         label={field('card')}
         sortable={false}
-        render={(record: Transaction) => <bdi dir="ltr">{cardLine(record)}</bdi>}
+        render={(record: Transaction) => (
+          <bdi dir="ltr" style={{ whiteSpace: 'nowrap' }}>
+            {cardLine(record)}
+          </bdi>
+        )}
       />
     </Datagrid>
   );
