@@ -7,9 +7,11 @@ import {
   KafkaPublisher,
   type KafkaSettings,
   ProducerLanes,
+  partitionOfKey,
   produceRequests,
 } from '@issuer/kafka';
 import { DedicatedBroker } from '@issuer/kafka/testing';
+import { Producer as PlatformaticProducer, stringSerializers } from '@platformatic/kafka';
 import pino from 'pino';
 import { registerUsers, startApp, userUpdateBody } from '../lib/appProcess';
 import { onCleanup } from '../lib/cleanup';
@@ -56,9 +58,14 @@ export async function benchKafka(options: BenchOptions): Promise<Figure[]> {
 
   const cpu = cpuComponents(postgres.postmasterPid, brokers);
   const records = await withPool(url, 4, (pool) => integrationMessages(pool));
-  const runs: Record<Contender, Throughput[]> = { publisher: [], serial: [], lanes: [] };
+  const runs: Record<Contender, Throughput[]> = {
+    publisher: [],
+    serial: [],
+    lanes: [],
+    platformatic: [],
+  };
   for (let round = 0; round < ROUNDS; round++)
-    for (const contender of ['publisher', 'serial', 'lanes'] as const) {
+    for (const contender of contenders) {
       const settings = settingsFor(brokers);
       await ensureTopics(createKafka(settings, logger), settings);
       const run = await withPool(url, 8, (pool) =>
@@ -69,9 +76,9 @@ export async function benchKafka(options: BenchOptions): Promise<Figure[]> {
         `  ${contender}: ${records.all} events in ${run.seconds.toFixed(2)} s = ${Math.round(records.all / run.seconds)}/s; CPU per 1,000 events ${describeCpu(run, records.all)}`,
       );
     }
-  const [published, serial, lanes] = (['publisher', 'serial', 'lanes'] as const).map((name) =>
+  const [published, serial, lanes, platformatic] = contenders.map((name) =>
     combine(runs[name], records.all),
-  ) as [Combined, Combined, Combined];
+  ) as [Combined, Combined, Combined, Combined];
   const lag = await endToEndLag(await postgres.createDatabase('bench_kafka_lag'), brokers, options);
   console.error(
     `  answer → consumer: p50 ${lag.summary.p50.toFixed(1)} ms, p99 ${lag.summary.p99.toFixed(1)} ms`,
@@ -107,6 +114,14 @@ export async function benchKafka(options: BenchOptions): Promise<Figure[]> {
       note: `the client as the publisher uses it, records prepared beforehand; CPU per 1,000 events ${describeCpu(lanes, 1000)}`,
       detail: prefixed('lanesCpuMsPer1000', lanes.cpuPer1000),
     }),
+    figure(SECTION, 'another client: @platformatic/kafka', platformatic.perSecond, 'events/s', {
+      baseline: {
+        name: 'raw kafkajs idempotent producer, one request at a time',
+        value: serial.perSecond,
+      },
+      note: `@platformatic/kafka ${PLATFORMATIC_VERSION} (pure JavaScript, maintained) alone, idempotent, acks=all, the same records in the same requests, one at a time; CPU per 1,000 events ${describeCpu(platformatic, 1000)}; the publisher is at ${(published.perSecond / platformatic.perSecond).toFixed(2)}× of it`,
+      detail: prefixed('platformaticCpuMsPer1000', platformatic.cpuPer1000),
+    }),
     figure(SECTION, 'command answer → consumer p50', lag.summary.p50, 'ms'),
     figure(SECTION, 'command answer → consumer p99', lag.summary.p99, 'ms', {
       target: {
@@ -138,7 +153,10 @@ function settingsFor(brokers: readonly string[]): KafkaSettings {
   };
 }
 
-type Contender = 'publisher' | 'serial' | 'lanes';
+const contenders = ['publisher', 'serial', 'lanes', 'platformatic'] as const;
+type Contender = (typeof contenders)[number];
+/** Pinned: its later releases need Node 22.19 (their dependencies do); this one runs on 20. */
+const PLATFORMATIC_VERSION = '1.22.0';
 
 interface Throughput {
   seconds: number;
@@ -181,11 +199,12 @@ async function timeContender(
 ): Promise<Throughput> {
   const { pool, settings, records, cpu } = run;
   if (contender === 'publisher') return timePublisher(pool, settings, cpu);
-  const kafka = createKafka(settings, logger);
   const messages = records.messages.map((message) => ({
     ...message,
     topic: message.topic.replace(records.prefix, settings.topicPrefix),
   }));
+  if (contender === 'platformatic') return timePlatformatic(settings, messages, cpu);
+  const kafka = createKafka(settings, logger);
   const lanes = await ProducerLanes.connect(
     kafka,
     integrationTopics(settings.topicPrefix),
@@ -200,6 +219,62 @@ async function timeContender(
     return { seconds: (performance.now() - started) / 1000, cpuMs: meter.read() };
   } finally {
     await lanes.disconnect();
+  }
+}
+
+/**
+ * The same records in the same produce requests, one at a time, through @platformatic/kafka's
+ * idempotent producer; each record's partition given as kafkajs's partitioner gives it. The
+ * records that reached the topics are counted afterwards, so a client that dropped some cannot
+ * look fast.
+ */
+async function timePlatformatic(
+  settings: KafkaSettings,
+  messages: readonly IntegrationMessage[],
+  cpu: ReturnType<typeof cpuComponents>,
+): Promise<Throughput> {
+  const producer = new PlatformaticProducer({
+    clientId: settings.clientId,
+    bootstrapBrokers: [...settings.brokers],
+    serializers: stringSerializers,
+    idempotent: true,
+    acks: -1,
+    autocreateTopics: false,
+  });
+  const requests = [...produceRequests(messages)].map((topicMessages) =>
+    topicMessages.flatMap(({ topic, messages: records }) =>
+      records.map(({ key, value, headers }) => ({
+        topic,
+        key: String(key),
+        value: String(value),
+        headers: headers as Record<string, string>,
+        partition: partitionOfKey(String(key), settings.topicPartitions),
+      })),
+    ),
+  );
+  try {
+    await producer.metadata({ topics: integrationTopics(settings.topicPrefix) });
+    const meter = meterCpu(cpu);
+    const started = performance.now();
+    for (const request of requests) await producer.send({ messages: request });
+    const throughput = { seconds: (performance.now() - started) / 1000, cpuMs: meter.read() };
+    await expectStored(settings, messages.length);
+    return throughput;
+  } finally {
+    await producer.close();
+  }
+}
+
+async function expectStored(settings: KafkaSettings, expected: number): Promise<void> {
+  const admin = createKafka(settings, logger).admin();
+  await admin.connect();
+  try {
+    let stored = 0;
+    for (const topic of integrationTopics(settings.topicPrefix))
+      for (const { high } of await admin.fetchTopicOffsets(topic)) stored += Number(high);
+    if (stored !== expected) throw new Error(`${stored} records on the topics, ${expected} sent`);
+  } finally {
+    await admin.disconnect();
   }
 }
 
