@@ -115,3 +115,37 @@ describeInBrowser('cap table', (suite) => {
     },
   );
 });
+
+describeInBrowser('cap table on a phone', (suite) => {
+  it('keeps each holder in view while many share classes scroll under it, in Arabic', async () => {
+    const company = await issuerWithCapTable(suite.portal);
+    for (const name of ['Series A Preferred', 'Series B Preferred', 'Employee options'])
+      await suite.portal.api('POST', '/share-classes', {
+        token: company.token,
+        body: { name, kind: 'preferred', votesPerShare: 1, authorized: 10_000 },
+      });
+    const { context, page } = await freshPage(suite.browser, phone);
+    await seedStorage(page, suite.portal, { [tokenKey]: company.token, locale: 'ar' });
+    await open(page, suite.portal, '/captable');
+    const holders = page.getByRole('table', { name: /جدول الملكية/ });
+    await visible(holders.getByRole('columnheader', { name: 'Employee options' }));
+    const scroller = page.getByTestId('captable-scroller');
+    const widths = await scroller.evaluate((box) => [box.scrollWidth, box.clientWidth]);
+    expect(widths[0]).toBeGreaterThan((widths[1] ?? 0) + 100);
+    // Right to left: the far end of the scroll is its most negative position.
+    await scroller.evaluate((box) => box.scrollTo({ left: -box.scrollWidth }));
+    const inView = async (cell: ReturnType<Page['locator']>) => {
+      const [box, shown] = await Promise.all([scroller.boundingBox(), cell.boundingBox()]);
+      return (
+        !!box && !!shown && shown.x >= box.x - 1 && shown.x + shown.width <= box.x + box.width + 1
+      );
+    };
+    expect(await inView(holders.getByRole('columnheader', { name: 'Employee options' }))).toBe(
+      true,
+    );
+    expect(await inView(holders.getByRole('cell', { name: 'Ada', exact: true }))).toBe(true);
+    expect(await inView(holders.getByRole('columnheader', { name: 'المالك' }))).toBe(true);
+    expect(await sidewaysOverflow(page)).toEqual([]);
+    await context.close();
+  });
+});

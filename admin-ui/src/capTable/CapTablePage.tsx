@@ -135,8 +135,9 @@ export default function CapTablePage() {
               {t('empty')}
             </Typography>
           ) : (
-            <Box sx={{ overflowX: 'auto', mb: 3 }}>
-              <Table size="small" aria-labelledby="captable-title">
+            <Box sx={{ overflowX: 'auto', mb: 3 }} data-testid="captable-scroller">
+              {/* With many classes the table scrolls (a phone): the holder stays in view. */}
+              <Table size="small" aria-labelledby="captable-title" sx={holderColumnStays}>
                 <TableHead>
                   <TableRow>
                     <TableCell>{t('holder')}</TableCell>
@@ -204,3 +205,12 @@ export default function CapTablePage() {
     </Box>
   );
 }
+
+const holderColumnStays = {
+  '& th:first-of-type, & td:first-of-type': {
+    position: 'sticky',
+    insetInlineStart: 0,
+    bgcolor: 'background.paper',
+    zIndex: 1,
+  },
+} as const;
