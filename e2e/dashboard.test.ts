@@ -22,7 +22,7 @@ interface Dashboard {
   pendingPayments: { count: number; amountCents: number };
   monthlyRecurringRevenue: { amountCents: number; subscriptions: number };
   capTable: { holders: number; topHolders: { name: string | null; shares: number }[] };
-  recentActivity: { id: string; eventType: string }[] | null;
+  recentActivity: { id: string; eventType: string; amountCents: number | null }[] | null;
   fundingProgress: { available: boolean; series: { at: string; raisedCents: number }[] };
 }
 
@@ -247,6 +247,22 @@ describeInBrowser('dashboard', (suite) => {
         expect(lines.join('\n')).not.toContain(eventType);
       }
       for (const line of lines) expect(line).toMatch(t.eventLine);
+      // An entry that moved money says how much, as the figures above write amounts. Billing
+      // may still add entries, so each line is compared with the API's answer of the moment.
+      const amountsShown = async () => {
+        const latest = await suite.portal.api<Dashboard>('GET', '/dashboard?top=5&activity=8', {
+          token: company.token,
+        });
+        const shown = await activity.allTextContents();
+        const expected = await Promise.all(
+          (latest.recentActivity ?? []).map((entry) =>
+            entry.amountCents === null ? null : money(page, entry.amountCents, locale),
+          ),
+        );
+        return expected.every((text, index) => text === null || shown[index]?.includes(text));
+      };
+      await expect.poll(amountsShown, eventually).toBe(true);
+      expect(figures.recentActivity?.some((entry) => entry.amountCents !== null)).toBe(true);
       expect(await sidewaysOverflow(page)).toEqual([]);
       expect(await page.evaluate(() => (document.body.textContent ?? '').includes('%{'))).toBe(
         false,

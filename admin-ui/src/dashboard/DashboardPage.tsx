@@ -34,7 +34,7 @@ import { Actor, EventName, RecordLink } from '../audit/AuditNames';
 import { useCanChangeCustomers } from '../customers/access';
 import { investorStatusLabel, statusView } from '../customers/statuses';
 import { formatCad } from '../layout/formatCad';
-import { DateTime } from '../payments/Money';
+import { DateTime, Money } from '../payments/Money';
 import { callApi, errorCode } from '../session/http';
 import {
   type Dashboard,
@@ -514,6 +514,12 @@ function RecentActivity({ data, t }: { data: Dashboard; t: Translate }) {
                 primary={
                   <>
                     <EventName type={entry.eventType} />
+                    {entry.amountCents !== null && (
+                      <>
+                        {' · '}
+                        <Money cents={entry.amountCents} />
+                      </>
+                    )}
                     {' · '}
                     <RecordLink entry={entry} />
                   </>

@@ -37,6 +37,8 @@ export interface Dashboard {
         resource: string;
         recordId: string;
         reason: string | null;
+        /** The amount the event names, in CAD cents; null when it names none. */
+        amountCents: number | null;
       }[]
     | null;
   fundingProgress: { available: boolean; series: { at: string; raisedCents: number }[] };

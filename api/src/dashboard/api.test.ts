@@ -184,6 +184,19 @@ describe('a company with customers, payments, a subscription and a cap table', (
     expect(figures.recentActivity).toHaveLength(5);
   });
 
+  it('gives each entry the amount its event names, as the audit log records it', async () => {
+    const figures = await dashboard(a, '?activity=20');
+    const audit = await get<{ id: string; details: { amountCents?: number } }[]>(
+      a.token,
+      '/api/audit?range=[0,19]',
+    );
+    const recorded = new Map(audit.body.map((entry) => [entry.id, entry.details.amountCents]));
+    const entries = figures.recentActivity ?? [];
+    for (const entry of entries) expect(entry.amountCents).toBe(recorded.get(entry.id) ?? null);
+    const amounts = entries.map((entry) => entry.amountCents);
+    expect(amounts).toEqual(expect.arrayContaining([1234, 5000, null]));
+  });
+
   it('has no funding round to chart, and says so', async () => {
     expect((await dashboard(a)).fundingProgress).toEqual({ available: false, series: [] });
   });

@@ -48,6 +48,11 @@ const activityEntry = z.strictObject({
   resource: z.string(),
   recordId: z.string(),
   reason: z.string().nullable(),
+  amountCents: z
+    .int()
+    .min(0)
+    .nullable()
+    .describe('The amount the event names (a payment, a refund, a credit…), in CAD cents'),
 });
 
 export const dashboardSchema = z.strictObject({
@@ -178,22 +183,31 @@ export const dashboardRoutes: Feature = () =>
             percentOwned,
           })),
         },
-        recentActivity: audit
-          ? (JSON.parse(audit.json) as z.infer<typeof activityEntry>[]).map(
-              ({ id, at, actorId, actorName, eventType, resource, recordId, reason }) => ({
-                id,
-                at,
-                actorId,
-                actorName,
-                eventType,
-                resource,
-                recordId,
-                reason,
-              }),
-            )
-          : null,
+        recentActivity: audit ? (JSON.parse(audit.json) as AuditJson[]).map(activityOf) : null,
         fundingProgress: funding,
       };
       return c.json(answer, 200);
     },
   );
+
+type AuditJson = Omit<z.infer<typeof activityEntry>, 'amountCents'> & { details: unknown };
+
+function activityOf({ details, ...entry }: AuditJson): z.infer<typeof activityEntry> {
+  const { id, at, actorId, actorName, eventType, resource, recordId, reason } = entry;
+  return {
+    id,
+    at,
+    actorId,
+    actorName,
+    eventType,
+    resource,
+    recordId,
+    reason,
+    amountCents: amountOf(details),
+  };
+}
+
+function amountOf(details: unknown): number | null {
+  const amount = (details as { amountCents?: unknown } | null)?.amountCents;
+  return Number.isSafeInteger(amount) && (amount as number) >= 0 ? (amount as number) : null;
+}
