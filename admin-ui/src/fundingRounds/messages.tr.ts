@@ -10,7 +10,7 @@ export const fundingTurkish: FundingMessages = {
   empty_hint: 'Bir turu taslak olarak oluşturun, ardından siparişlere açın.',
   not_found: 'Bu fonlama turu yok',
   back: 'Tüm turlar',
-  raised: '%{goal} hedefin %{raised} tutarı toplandı',
+  raised: '%{raised} toplandı · hedef %{goal}',
   percent: '%%{percent} tamamlandı',
   days_left: '%{smart_count} gün kaldı |||| %{smart_count} gün kaldı',
   tokens: '%{offered} tokenin %{purchased} adedi satın alındı · %{available} mevcut',
