@@ -9,6 +9,8 @@ const languages = [
     details: 'Details',
     customerAdded: 'Customer added',
     customerRecord: 'Customer',
+    paymentRequested: 'Payment requested',
+    amount: /\$12\.50\sCAD/,
     width: 1280,
   },
   {
@@ -17,6 +19,8 @@ const languages = [
     details: 'التفاصيل',
     customerAdded: 'أُضيف العميل',
     customerRecord: 'العميل',
+    paymentRequested: 'طُلبت الدفعة',
+    amount: /12\.50\s\$\sCAD/,
     width: 390,
   },
 ] as const;
@@ -32,6 +36,14 @@ describeInBrowser('audit log', (suite) => {
         name: 'Ada',
         lastName: 'Audit',
       },
+    });
+    const terminal = await suite.portal.api<{ id: string }>('POST', '/terminals', {
+      token: company.token,
+      body: { name: 'Front desk', deviceId: `AU-${company.companySymbol}` },
+    });
+    await suite.portal.api('POST', '/payments', {
+      token: company.token,
+      body: { terminalId: terminal.id, amountCents: 1250, currency: 'CAD' },
     });
     for (const language of languages) {
       const { context, page } = await freshPage(suite.browser, {
@@ -62,6 +74,13 @@ describeInBrowser('audit log', (suite) => {
           });
         expect(gap).toBeGreaterThanOrEqual(8);
       }
+      // A money event says how much: in the table's Amount column, or on a phone after the event.
+      const payment = page
+        .locator('tr, li')
+        .filter({ hasText: language.paymentRequested })
+        .filter({ hasNotText: 'Token' });
+      await payment.first().waitFor({ state: 'visible' });
+      expect(await payment.first().textContent()).toMatch(language.amount);
       await added.click();
       const entry = page.getByRole('region', { name: language.customerAdded });
       await entry.getByText(language.details).waitFor({ state: 'visible' });

@@ -19,7 +19,7 @@ import {
 } from 'react-admin';
 import { Detail } from '../lists/Detail';
 import { ListTotals } from '../lists/ListTotals';
-import { DateTime } from '../payments/Money';
+import { DateTime, Money } from '../payments/Money';
 import { Actor, EventName, RecordLink, RecordName } from './AuditNames';
 import { type AuditEntry, downloadAudit } from './auditApi';
 
@@ -95,7 +95,17 @@ function AuditRows({ onOpen }: { onOpen: (entry: AuditEntry) => void }) {
       <SimpleList<AuditEntry>
         empty={<NoEntries />}
         rowClick={open}
-        primaryText={(entry) => <EventName type={entry.eventType} />}
+        primaryText={(entry) => (
+          <>
+            <EventName type={entry.eventType} />
+            {entry.amountCents !== null && (
+              <>
+                {' · '}
+                <Money cents={entry.amountCents} />
+              </>
+            )}
+          </>
+        )}
         // What the table's Record column says, as text: the whole row opens the entry.
         secondaryText={(entry) => (
           <>
@@ -130,6 +140,15 @@ function AuditRows({ onOpen }: { onOpen: (entry: AuditEntry) => void }) {
         label={field('event_type')}
         sortable={false}
         render={(entry: AuditEntry) => <EventName type={entry.eventType} />}
+      />
+      <FunctionField
+        source="amountCents"
+        label={field('amount')}
+        sortable={false}
+        textAlign="right"
+        render={(entry: AuditEntry) =>
+          entry.amountCents === null ? '' : <Money cents={entry.amountCents} />
+        }
       />
       <FunctionField
         source="recordId"
@@ -173,6 +192,11 @@ function AuditDrawer({ entry, onClose }: { entry: AuditEntry; onClose: () => voi
         <Detail label={field('record')}>
           <RecordLink entry={entry} />
         </Detail>
+        {entry.amountCents !== null && (
+          <Detail label={field('amount')}>
+            <Money cents={entry.amountCents} />
+          </Detail>
+        )}
         <Detail label={field('reason')}>{entry.reason ?? '—'}</Detail>
         {/* The stored type, as the CSV export and the Kafka topics name it. */}
         <Detail label={field('event_type')}>

@@ -13,6 +13,8 @@ export interface AuditEntry {
   reason: string | null;
   eventId: string;
   details: unknown;
+  /** What a payment, refund, credit… moved, in CAD cents; null for other events. */
+  amountCents: number | null;
 }
 
 /** Where a record of the log opens in the portal; undefined when it has no screen. */

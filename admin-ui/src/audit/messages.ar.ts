@@ -18,6 +18,7 @@ export const auditArabic: typeof auditEnglish = {
     event_type: 'الحدث',
     resource: 'نوع السجل',
     record_id: 'معرّف السجل',
+    amount: 'المبلغ',
     record: 'السجل',
     reason: 'السبب',
     from: 'من تاريخ',

@@ -16,6 +16,7 @@ export const auditEnglish = {
     event_type: 'Event',
     resource: 'Record type',
     record_id: 'Record id',
+    amount: 'Amount',
     record: 'Record',
     reason: 'Reason',
     from: 'From',

@@ -18,6 +18,7 @@ export const auditTurkish: typeof auditEnglish = {
     event_type: 'Olay',
     resource: 'Kayıt türü',
     record_id: 'Kayıt kimliği',
+    amount: 'Tutar',
     record: 'Kayıt',
     reason: 'Neden',
     from: 'Başlangıç',

@@ -149,7 +149,7 @@ describe('GET /api/audit/export.csv', () => {
     expect(res.headers.get('Content-Type')).toContain('text/csv');
     const lines = (await res.text()).trim().split('\n');
     expect(lines[0]).toBe(
-      'id,at,occurredAt,actorId,actorName,eventType,resource,recordId,reason,eventId',
+      'id,at,occurredAt,actorId,actorName,eventType,resource,recordId,reason,eventId,amountCents',
     );
     expect(lines).toHaveLength(3);
     expect(lines.slice(1).every((line) => line.includes('CustomerAdded'))).toBe(true);

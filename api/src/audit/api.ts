@@ -55,6 +55,9 @@ const auditEntrySchema = z
     details: z
       .record(z.string(), z.unknown())
       .meta({ description: 'The event’s data, secrets (passwords, tokens) left out' }),
+    amountCents: z.int().nullable().meta({
+      description: 'The amount the event names (a payment, a refund, a credit…), in CAD cents',
+    }),
   })
   .meta({ id: 'AuditEntry' }) satisfies z.ZodType<AuditEntry>;
 
@@ -107,6 +110,7 @@ export const auditExportColumns = [
   'recordId',
   'reason',
   'eventId',
+  'amountCents',
 ] as const;
 
 function cells(entry: AuditEntry): unknown[] {

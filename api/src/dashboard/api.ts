@@ -190,24 +190,9 @@ export const dashboardRoutes: Feature = () =>
     },
   );
 
-type AuditJson = Omit<z.infer<typeof activityEntry>, 'amountCents'> & { details: unknown };
+type AuditJson = z.infer<typeof activityEntry> & { details: unknown };
 
-function activityOf({ details, ...entry }: AuditJson): z.infer<typeof activityEntry> {
-  const { id, at, actorId, actorName, eventType, resource, recordId, reason } = entry;
-  return {
-    id,
-    at,
-    actorId,
-    actorName,
-    eventType,
-    resource,
-    recordId,
-    reason,
-    amountCents: amountOf(details),
-  };
-}
-
-function amountOf(details: unknown): number | null {
-  const amount = (details as { amountCents?: unknown } | null)?.amountCents;
-  return Number.isSafeInteger(amount) && (amount as number) >= 0 ? (amount as number) : null;
+function activityOf(entry: AuditJson): z.infer<typeof activityEntry> {
+  const { id, at, actorId, actorName, eventType, resource, recordId, reason, amountCents } = entry;
+  return { id, at, actorId, actorName, eventType, resource, recordId, reason, amountCents };
 }

@@ -22,12 +22,17 @@ export interface AuditListQuery {
   filter: AuditFilter;
 }
 
+/** The amount a money event names (every such event calls it `amountCents`), else null. */
+const amountOfDetails = `CASE WHEN jsonb_typeof(a.details -> 'amountCents') = 'number'
+  THEN a.details -> 'amountCents' END`;
+
 /** An audit entry as the API shows it, built by PostgreSQL. */
 const auditJson = `json_build_object('id', a.position::text, 'at', ${isoText('a.at')},
   'occurredAt', ${isoText('a.occurred_at')}, 'actorId', a.actor_id,
   'actorName', (SELECT u.display_name FROM users u WHERE u.user_id = a.actor_id),
   'eventType', a.event_type, 'resource', a.resource, 'recordId', a.record_id,
-  'reason', a.reason, 'eventId', a.event_id, 'details', a.details)`;
+  'reason', a.reason, 'eventId', a.event_id, 'details', a.details,
+  'amountCents', ${amountOfDetails})`;
 
 export interface AuditEntry {
   id: string;
@@ -41,6 +46,8 @@ export interface AuditEntry {
   reason: string | null;
   eventId: string;
   details: unknown;
+  /** What a payment, refund, credit… moved, in CAD cents; null for other events. */
+  amountCents: number | null;
 }
 
 /** The positions a date range covers: [low, high), either end open. */
