@@ -122,7 +122,16 @@ describe('configuration', () => {
         topicPrefix: 'issuer',
         topicPartitions: 6,
         replicationFactor: 1,
+        producerLanes: 1,
       });
+    });
+
+    it('takes the publisher’s producer lanes from KAFKA_PRODUCER_LANES', async () => {
+      const config = await loadConfig(
+        { KAFKA_BROKERS: 'kafka-1:9092', KAFKA_PRODUCER_LANES: '3' },
+        { serves: 'background' },
+      );
+      expect(config.kafka?.producerLanes).toBe(3);
     });
 
     it('names the variable of an invalid Kafka setting', async () => {
@@ -139,6 +148,9 @@ describe('configuration', () => {
       await expect(
         loadConfig({ KAFKA_BROKERS: 'k:9092', KAFKA_REPLICATION_FACTOR: 'three' }, background),
       ).rejects.toThrow(/KAFKA_REPLICATION_FACTOR/);
+      await expect(
+        loadConfig({ KAFKA_BROKERS: 'k:9092', KAFKA_PRODUCER_LANES: '0' }, background),
+      ).rejects.toThrow(/KAFKA_PRODUCER_LANES/);
     });
   });
 });

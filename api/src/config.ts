@@ -35,6 +35,7 @@ const environmentSchema = z.object({
   KAFKA_CLIENT_ID: z.string().min(1).max(100).default('issuer-portal'),
   KAFKA_TOPIC_PARTITIONS: z.coerce.number().int().min(1).max(1000).default(6),
   KAFKA_REPLICATION_FACTOR: z.coerce.number().int().min(1).max(10).default(1),
+  KAFKA_PRODUCER_LANES: z.coerce.number().int().min(1).max(8).default(1),
   TOKEN_SECRET: z.string().optional(),
   TOKEN_ISSUER: z.string().min(1).default('issuer-portal'),
   TOKEN_AUDIENCE: z.string().min(1).default('issuer-portal-api'),
@@ -213,6 +214,7 @@ function kafkaSettings(e: Environment): KafkaSettings | undefined {
     topicPrefix: e.KAFKA_TOPIC_PREFIX,
     topicPartitions: e.KAFKA_TOPIC_PARTITIONS,
     replicationFactor: e.KAFKA_REPLICATION_FACTOR,
+    producerLanes: e.KAFKA_PRODUCER_LANES,
   };
 }
 

@@ -7,4 +7,6 @@ export interface KafkaSettings {
   /** For topics the publisher creates; existing topics are left as they are. */
   topicPartitions: number;
   replicationFactor: number;
+  /** The publisher's producer lanes (KAFKA_PRODUCER_LANES); its own default when absent. */
+  producerLanes?: number;
 }

@@ -29,6 +29,7 @@ export async function startPublishing({
     pool,
     settings: config.kafka,
     logger,
+    lanes: config.kafka.producerLanes,
   }).start();
   return {
     withStatus: (status) => async () => {
