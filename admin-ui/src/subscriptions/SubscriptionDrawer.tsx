@@ -30,6 +30,7 @@ import {
   allowedActions,
   fetchSubscription,
   type Invoice,
+  nextInvoiceAt,
   type Subscription,
   type SubscriptionAction,
 } from './subscriptionApi';
@@ -73,9 +74,9 @@ export function SubscriptionDetails({ subscription: s }: { subscription: Subscri
           <Period start={s.currentPeriodStart} end={s.currentPeriodEnd} />
         </Detail>
       )}
-      {s.nextBillAt && (
+      {nextInvoiceAt(s) && (
         <Detail label={field('next_bill_at')}>
-          <DateTime iso={s.nextBillAt} />
+          <DateTime iso={nextInvoiceAt(s)} />
         </Detail>
       )}
       {s.pendingPlanChange && (

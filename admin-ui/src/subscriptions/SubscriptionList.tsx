@@ -27,6 +27,7 @@ import { Interval, SubscriptionStatusChip } from './StatusChip';
 import { SubscriptionButtons } from './SubscriptionButtons';
 import {
   isSubscriptionView,
+  nextInvoiceAt,
   type Subscription,
   subscriptionStatuses,
   subscriptionViews,
@@ -123,6 +124,7 @@ function Scheduled({ subscription: s }: { subscription: Subscription }) {
 }
 
 function SubscriptionRows({ onOpen }: { onOpen: (record: Subscription) => void }) {
+  const translate = useTranslate();
   const small = useMediaQuery((theme: Theme) => theme.breakpoints.down('md'), { noSsr: true });
   const open = (_id: unknown, _resource: string, record: unknown) => {
     onOpen(record as Subscription);
@@ -147,9 +149,14 @@ function SubscriptionRows({ onOpen }: { onOpen: (record: Subscription) => void }
           <>
             <bdi>{record.planName}</bdi> · <Money cents={record.amountCents} /> ·{' '}
             <Interval interval={record.interval} count={record.intervalCount} />
+            {/* The table's Next invoice column, named: a bare future date reads as a creation date. */}
+            {nextInvoiceAt(record) && (
+              <Box component="span" sx={{ display: 'block' }} data-testid="next-invoice">
+                {translate(field('next_bill_at'))}: <DateTime iso={nextInvoiceAt(record)} />
+              </Box>
+            )}
           </>
         )}
-        tertiaryText={(record) => <DateTime iso={record.nextBillAt} />}
         rowSx={() => ({ overflowWrap: 'anywhere' })}
       />
     );
@@ -203,7 +210,7 @@ function SubscriptionRows({ onOpen }: { onOpen: (record: Subscription) => void }
       <FunctionField
         source="nextBillAt"
         label={field('next_bill_at')}
-        render={(record: Subscription) => <DateTime iso={record.nextBillAt} />}
+        render={(record: Subscription) => <DateTime iso={nextInvoiceAt(record)} />}
       />
       <FunctionField
         source="createdAt"

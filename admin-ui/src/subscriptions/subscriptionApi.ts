@@ -196,3 +196,16 @@ export function allowedActions(subscription: Pick<Subscription, 'status' | 'canc
     changePlan: live && !subscription.cancelAt,
   };
 }
+
+/**
+ * When the next invoice is issued; null when none will be: a subscription cancelled, or ending
+ * with its period before then, is not billed again (its stored next billing time stays).
+ */
+export function nextInvoiceAt(
+  subscription: Pick<Subscription, 'nextBillAt' | 'cancelAt' | 'cancelledAt'>,
+): string | null {
+  const { nextBillAt, cancelAt, cancelledAt } = subscription;
+  if (!nextBillAt || cancelledAt) return null;
+  if (cancelAt && Date.parse(cancelAt) <= Date.parse(nextBillAt)) return null;
+  return nextBillAt;
+}
