@@ -8,11 +8,24 @@ export function DetailList({ rows }: { rows: [label: string, value: ReactNode][]
   return (
     <Box
       component="dl"
-      sx={{ display: 'grid', gridTemplateColumns: { xs: '1fr', sm: '200px 1fr' }, gap: 1, m: 0 }}
+      sx={{
+        display: 'grid',
+        gridTemplateColumns: { xs: '1fr', sm: '200px 1fr' },
+        gap: { xs: 0, sm: 1 },
+        m: 0,
+      }}
     >
-      {rows.map(([label, value]) => (
+      {rows.map(([label, value], index) => (
         <Box key={label} sx={{ display: 'contents' }}>
-          <Typography component="dt" color="text.secondary">
+          {/* Stacked on a phone: each label sits with its value, apart from the pair above. */}
+          <Typography
+            component="dt"
+            color="text.secondary"
+            sx={{
+              typography: { xs: 'body2', sm: 'body1' },
+              mt: { xs: index === 0 ? 0 : 2, sm: 0 },
+            }}
+          >
             {translate(label)}
           </Typography>
           <Typography component="dd" sx={{ m: 0, fontWeight: 500 }}>
