@@ -173,6 +173,8 @@ describeInBrowser('funding rounds', (suite) => {
     await open(page, suite.portal, '/nftorders');
     await waitForPath(page, '/nftorders/all');
     await visible(page.getByText('No token orders yet'));
+    // An empty list says where orders come from.
+    await visible(page.getByText('Investors’ orders show here once a round is open to orders.'));
     expect(await sidewaysOverflow(page)).toEqual([]);
     await context.close();
   });

@@ -1,3 +1,4 @@
+import Token from '@mui/icons-material/Token';
 import {
   Box,
   Button,
@@ -80,9 +81,13 @@ export function OrdersTable({
   const when = (order: TokenOrder) => new Date(order.placedAt).toLocaleString(locale);
   if (orders.length === 0) {
     return (
-      <Typography sx={{ py: 4, textAlign: 'center' }} color="text.secondary">
-        {t('empty')}
-      </Typography>
+      <Box component="section" sx={{ py: 6, px: 2, textAlign: 'center' }}>
+        <Token sx={{ fontSize: 56, color: 'text.disabled' }} />
+        <Typography variant="h6" component="p">
+          {t('empty')}
+        </Typography>
+        <Typography color="text.secondary">{t('empty_hint')}</Typography>
+      </Box>
     );
   }
   if (small) {

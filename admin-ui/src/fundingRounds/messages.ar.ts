@@ -75,6 +75,7 @@ export const fundingArabic: FundingMessages = {
     title: 'طلبات الرموز',
     round_title: 'طلبات هذه الجولة',
     empty: 'لا توجد طلبات رموز بعد',
+    empty_hint: 'تظهر هنا طلبات المستثمرين بعد فتح جولة للطلبات.',
     investor: 'المستثمر',
     round: 'الجولة',
     tokens: 'الرموز',

@@ -72,6 +72,7 @@ export const fundingEnglish = {
     title: 'Token orders',
     round_title: 'Orders of this round',
     empty: 'No token orders yet',
+    empty_hint: 'Investors’ orders show here once a round is open to orders.',
     investor: 'Investor',
     round: 'Round',
     tokens: 'Tokens',

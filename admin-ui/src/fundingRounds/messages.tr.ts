@@ -74,6 +74,7 @@ export const fundingTurkish: FundingMessages = {
     title: 'Token siparişleri',
     round_title: 'Bu turun siparişleri',
     empty: 'Henüz token siparişi yok',
+    empty_hint: 'Bir tur siparişlere açıldığında yatırımcıların siparişleri burada görünür.',
     investor: 'Yatırımcı',
     round: 'Tur',
     tokens: 'Token',
