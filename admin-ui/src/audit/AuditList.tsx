@@ -17,6 +17,7 @@ import {
   useNotify,
   useTranslate,
 } from 'react-admin';
+import { ListEmpty } from '../layout/EmptyState';
 import { Detail } from '../lists/Detail';
 import { ListTotals } from '../lists/ListTotals';
 import { DateTime, Money } from '../payments/Money';
@@ -70,18 +71,7 @@ function ExportButton() {
 }
 
 function NoEntries() {
-  const translate = useTranslate();
-  const { filterValues, error } = useListContext();
-  if (error) return null;
-  const filtered = Object.keys(filterValues).length > 0;
-  return (
-    <Box component="section" sx={{ py: 6, px: 2, textAlign: 'center' }}>
-      <Policy sx={{ fontSize: 56, color: 'text.disabled' }} />
-      <Typography variant="h6" component="p">
-        {translate(filtered ? 'app.audit.no_match' : 'app.audit.empty')}
-      </Typography>
-    </Box>
-  );
+  return <ListEmpty icon={Policy} empty="app.audit.empty" noMatch="app.audit.no_match" />;
 }
 
 function AuditRows({ onOpen }: { onOpen: (entry: AuditEntry) => void }) {

@@ -12,7 +12,7 @@ import {
   useMediaQuery,
 } from '@mui/material';
 import type { Theme } from '@mui/material/styles';
-import { type ReactNode, useState } from 'react';
+import { useState } from 'react';
 import {
   Confirm,
   Datagrid,
@@ -26,6 +26,7 @@ import {
   useRefresh,
   useTranslate,
 } from 'react-admin';
+import { ListEmpty } from '../layout/EmptyState';
 import { DateTime } from '../payments/Money';
 import {
   cancelSignatureRequest,
@@ -46,21 +47,6 @@ const action = (name: string) => `app.documents.actions.${name}`;
 
 function useSmall() {
   return useMediaQuery((theme: Theme) => theme.breakpoints.down('md'), { noSsr: true });
-}
-
-function Empty({ icon, title, hint }: { icon: ReactNode; title: string; hint: string }) {
-  const translate = useTranslate();
-  const { error } = useListContext();
-  if (error) return null;
-  return (
-    <Box component="section" sx={{ py: 6, px: 2, textAlign: 'center' }}>
-      {icon}
-      <Typography variant="h6" component="p">
-        {translate(title)}
-      </Typography>
-      <Typography color="text.secondary">{translate(hint)}</Typography>
-    </Box>
-  );
 }
 
 function LoadError() {
@@ -119,11 +105,7 @@ function DocumentRows({ open }: { open: (dialog: Dialog) => void }) {
   const small = useSmall();
   const [locale] = useLocaleState();
   const empty = (
-    <Empty
-      icon={<Description sx={{ fontSize: 56, color: 'text.disabled' }} />}
-      title="app.documents.empty"
-      hint="app.documents.empty_hint"
-    />
+    <ListEmpty icon={Description} empty="app.documents.empty" hint="app.documents.empty_hint" />
   );
   if (small) {
     return (
@@ -260,9 +242,9 @@ const documentTitles = (request: SignatureRequestRecord) =>
 function RequestRows() {
   const small = useSmall();
   const empty = (
-    <Empty
-      icon={<Draw sx={{ fontSize: 56, color: 'text.disabled' }} />}
-      title="app.documents.no_requests"
+    <ListEmpty
+      icon={Draw}
+      empty="app.documents.no_requests"
       hint="app.documents.no_requests_hint"
     />
   );

@@ -1,5 +1,5 @@
 import SwapHoriz from '@mui/icons-material/SwapHoriz';
-import { Box, Chip, Typography, useMediaQuery } from '@mui/material';
+import { Box, Chip, useMediaQuery } from '@mui/material';
 import type { Theme } from '@mui/material/styles';
 import { lazy, Suspense, useState } from 'react';
 import {
@@ -11,10 +11,10 @@ import {
   SelectInput,
   SimpleList,
   TopToolbar,
-  useListContext,
   useTranslate,
 } from 'react-admin';
 import { Navigate, useParams } from 'react-router-dom';
+import { ListEmpty } from '../layout/EmptyState';
 import { wrappingCell } from '../lists/cells';
 import { customerFilter } from '../lists/customerFilter';
 import { ListTotals } from '../lists/ListTotals';
@@ -62,25 +62,14 @@ function ListActions() {
 
 /** The exact count of every matching e-transfer (not just this page), or why the list failed. */
 function NoEtransfers({ view }: { view: EtransferView }) {
-  const translate = useTranslate();
-  const { filterValues, error } = useListContext();
-  if (error) return null;
-  const filtered = Object.keys(filterValues).length > 0;
-  const text = filtered
-    ? 'app.etransfers.no_match'
-    : view === 'unmatched'
-      ? 'app.etransfers.empty_unmatched'
-      : 'app.etransfers.empty';
+  const unmatched = view === 'unmatched';
   return (
-    <Box component="section" sx={{ py: 6, px: 2, textAlign: 'center' }}>
-      <SwapHoriz sx={{ fontSize: 56, color: 'text.disabled' }} />
-      <Typography variant="h6" component="p">
-        {translate(text)}
-      </Typography>
-      {!filtered && view !== 'unmatched' && (
-        <Typography color="text.secondary">{translate('app.etransfers.empty_hint')}</Typography>
-      )}
-    </Box>
+    <ListEmpty
+      icon={SwapHoriz}
+      empty={unmatched ? 'app.etransfers.empty_unmatched' : 'app.etransfers.empty'}
+      noMatch="app.etransfers.no_match"
+      hint={unmatched ? undefined : 'app.etransfers.empty_hint'}
+    />
   );
 }
 

@@ -15,6 +15,7 @@ import {
 import type { Theme } from '@mui/material/styles';
 import { useLocale, useNotify, useTranslate } from 'react-admin';
 import { Link } from 'react-router-dom';
+import { EmptyState } from '../layout/EmptyState';
 import { isolatedCents } from '../payments/money';
 import { callApi } from '../session/http';
 import { orderColor, type TokenOrder } from './types';
@@ -80,15 +81,7 @@ export function OrdersTable({
   );
   const when = (order: TokenOrder) => new Date(order.placedAt).toLocaleString(locale);
   if (orders.length === 0) {
-    return (
-      <Box component="section" sx={{ py: 6, px: 2, textAlign: 'center' }}>
-        <Token sx={{ fontSize: 56, color: 'text.disabled' }} />
-        <Typography variant="h6" component="p">
-          {t('empty')}
-        </Typography>
-        <Typography color="text.secondary">{t('empty_hint')}</Typography>
-      </Box>
-    );
+    return <EmptyState icon={Token} title={t('empty')} hint={t('empty_hint')} />;
   }
   if (small) {
     return (

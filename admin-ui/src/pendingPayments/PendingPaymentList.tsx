@@ -11,6 +11,7 @@ import {
   useTranslate,
 } from 'react-admin';
 import { Link, Navigate, useParams } from 'react-router-dom';
+import { EmptyState } from '../layout/EmptyState';
 import { useCanTakePayments } from '../payments/access';
 import { CancelPaymentButton } from '../payments/CancelPaymentButton';
 import { DateTime, Money } from '../payments/Money';
@@ -48,13 +49,11 @@ function NoPendingPayments() {
     );
   }
   return (
-    <Box component="section" sx={{ py: 6, px: 2, textAlign: 'center' }}>
-      <PendingActions sx={{ fontSize: 56, color: 'text.disabled' }} />
-      <Typography variant="h6" component="p">
-        {translate('app.pendingpayments.empty')}
-      </Typography>
-      <Typography color="text.secondary">{translate('app.pendingpayments.empty_hint')}</Typography>
-    </Box>
+    <EmptyState
+      icon={PendingActions}
+      title={translate('app.pendingpayments.empty')}
+      hint={translate('app.pendingpayments.empty_hint')}
+    />
   );
 }
 

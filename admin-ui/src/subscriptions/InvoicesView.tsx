@@ -1,5 +1,5 @@
 import ReceiptLong from '@mui/icons-material/ReceiptLong';
-import { Box, Typography, useMediaQuery } from '@mui/material';
+import { Box, useMediaQuery } from '@mui/material';
 import type { Theme } from '@mui/material/styles';
 import { lazy, Suspense, useState } from 'react';
 import {
@@ -10,9 +10,9 @@ import {
   SelectInput,
   SimpleList,
   TopToolbar,
-  useListContext,
   useTranslate,
 } from 'react-admin';
+import { ListEmpty } from '../layout/EmptyState';
 import { customerFilter } from '../lists/customerFilter';
 import { ListTotals } from '../lists/ListTotals';
 import { DateTime, Money } from '../payments/Money';
@@ -45,24 +45,13 @@ function Period({ invoice }: { invoice: Invoice }) {
 }
 
 function NoInvoices() {
-  const translate = useTranslate();
-  const { filterValues, error } = useListContext();
-  if (error) return null;
-  const filtered = Object.keys(filterValues).length > 0;
   return (
-    <Box component="section" sx={{ py: 6, px: 2, textAlign: 'center' }}>
-      <ReceiptLong sx={{ fontSize: 56, color: 'text.disabled' }} />
-      <Typography variant="h6" component="p">
-        {translate(
-          filtered ? 'app.subscriptions.invoice.no_match' : 'app.subscriptions.invoice.empty',
-        )}
-      </Typography>
-      {!filtered && (
-        <Typography color="text.secondary">
-          {translate('app.subscriptions.invoice.empty_hint')}
-        </Typography>
-      )}
-    </Box>
+    <ListEmpty
+      icon={ReceiptLong}
+      empty="app.subscriptions.invoice.empty"
+      noMatch="app.subscriptions.invoice.no_match"
+      hint="app.subscriptions.invoice.empty_hint"
+    />
   );
 }
 

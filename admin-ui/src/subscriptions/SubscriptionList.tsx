@@ -13,10 +13,10 @@ import {
   SelectInput,
   SimpleList,
   TopToolbar,
-  useListContext,
   useTranslate,
 } from 'react-admin';
 import { Navigate, useParams } from 'react-router-dom';
+import { ListEmpty } from '../layout/EmptyState';
 import { customerFilter } from '../lists/customerFilter';
 import { ListTotals } from '../lists/ListTotals';
 import { ViewTabs } from '../lists/ViewTabs';
@@ -80,20 +80,13 @@ function ListActions() {
 
 /** The exact count of every matching subscription (not just this page), or why the list failed. */
 function NoSubscriptions() {
-  const translate = useTranslate();
-  const { filterValues, error } = useListContext();
-  if (error) return null;
-  const filtered = Object.keys(filterValues).length > 0;
   return (
-    <Box component="section" sx={{ py: 6, px: 2, textAlign: 'center' }}>
-      <Autorenew sx={{ fontSize: 56, color: 'text.disabled' }} />
-      <Typography variant="h6" component="p">
-        {translate(filtered ? 'app.subscriptions.no_match' : 'app.subscriptions.empty')}
-      </Typography>
-      {!filtered && (
-        <Typography color="text.secondary">{translate('app.subscriptions.empty_hint')}</Typography>
-      )}
-    </Box>
+    <ListEmpty
+      icon={Autorenew}
+      empty="app.subscriptions.empty"
+      noMatch="app.subscriptions.no_match"
+      hint="app.subscriptions.empty_hint"
+    />
   );
 }
 

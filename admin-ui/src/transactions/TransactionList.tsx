@@ -1,6 +1,6 @@
 import Download from '@mui/icons-material/Download';
 import ReceiptLong from '@mui/icons-material/ReceiptLong';
-import { Alert, Box, Chip, Typography, useMediaQuery } from '@mui/material';
+import { Alert, Box, Chip, useMediaQuery } from '@mui/material';
 import type { Theme } from '@mui/material/styles';
 import { lazy, Suspense, useState } from 'react';
 import {
@@ -18,6 +18,7 @@ import {
   useTranslate,
 } from 'react-admin';
 import { Navigate, useParams } from 'react-router-dom';
+import { ListEmpty } from '../layout/EmptyState';
 import { customerFilter } from '../lists/customerFilter';
 import { ViewTabs } from '../lists/ViewTabs';
 import { DateTime, Money } from '../payments/Money';
@@ -162,20 +163,13 @@ function Amount({ record }: { record: Transaction }) {
 }
 
 function NoTransactions() {
-  const translate = useTranslate();
-  const { filterValues, error } = useListContext();
-  if (error) return null;
-  const filtered = Object.keys(filterValues).length > 0;
   return (
-    <Box component="section" sx={{ py: 6, px: 2, textAlign: 'center' }}>
-      <ReceiptLong sx={{ fontSize: 56, color: 'text.disabled' }} />
-      <Typography variant="h6" component="p">
-        {translate(filtered ? 'app.transactions.no_match' : 'app.transactions.empty')}
-      </Typography>
-      {!filtered && (
-        <Typography color="text.secondary">{translate('app.transactions.empty_hint')}</Typography>
-      )}
-    </Box>
+    <ListEmpty
+      icon={ReceiptLong}
+      empty="app.transactions.empty"
+      noMatch="app.transactions.no_match"
+      hint="app.transactions.empty_hint"
+    />
   );
 }
 

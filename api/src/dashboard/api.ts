@@ -50,7 +50,6 @@ const activityEntry = z.strictObject({
   reason: z.string().nullable(),
   amountCents: z
     .int()
-    .min(0)
     .nullable()
     .describe('The amount the event names (a payment, a refund, a credit…), in CAD cents'),
 });
@@ -183,16 +182,17 @@ export const dashboardRoutes: Feature = () =>
             percentOwned,
           })),
         },
-        recentActivity: audit ? (JSON.parse(audit.json) as AuditJson[]).map(activityOf) : null,
+        recentActivity: audit ? (JSON.parse(audit.json) as ActivityEntry[]).map(activityOf) : null,
         fundingProgress: funding,
       };
       return c.json(answer, 200);
     },
   );
 
-type AuditJson = z.infer<typeof activityEntry> & { details: unknown };
+type ActivityEntry = z.infer<typeof activityEntry>;
 
-function activityOf(entry: AuditJson): z.infer<typeof activityEntry> {
+/** An audit entry's fields the activity shows (its details and event id stay in the audit log). */
+function activityOf(entry: ActivityEntry): ActivityEntry {
   const { id, at, actorId, actorName, eventType, resource, recordId, reason, amountCents } = entry;
   return { id, at, actorId, actorName, eventType, resource, recordId, reason, amountCents };
 }
