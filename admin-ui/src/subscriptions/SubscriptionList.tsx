@@ -78,7 +78,7 @@ function ListActions() {
   );
 }
 
-/** The exact count of every matching subscription (not just this page), or why the list failed. */
+/** What an empty list says: how subscriptions come to be, or that none matches the filters. */
 function NoSubscriptions() {
   return (
     <ListEmpty
