@@ -206,7 +206,8 @@ async function timeContender(
 ): Promise<Throughput> {
   const { pool, settings, records, cpu } = run;
   if (contender === 'publisher') return timePublisher(pool, settings, cpu);
-  if (contender === 'publisherLanes') return timePublisher(pool, settings, cpu, MORE_LANES);
+  if (contender === 'publisherLanes')
+    return timePublisher(pool, { ...settings, producerLanes: MORE_LANES }, cpu);
   const messages = records.messages.map((message) => ({
     ...message,
     topic: message.topic.replace(records.prefix, settings.topicPrefix),
@@ -285,7 +286,6 @@ async function timePublisher(
   pool: import('pg').Pool,
   settings: KafkaSettings,
   cpu: ReturnType<typeof cpuComponents>,
-  lanes?: number,
 ): Promise<Throughput> {
   const store = new PostgresEventStore(pool);
   const head = await store.headPosition();
@@ -295,7 +295,6 @@ async function timePublisher(
     settings,
     logger,
     name: settings.topicPrefix,
-    ...(lanes === undefined ? {} : { lanes }),
   });
   const done = new Promise<void>((resolve) => {
     publisher.onProgress((position) => {

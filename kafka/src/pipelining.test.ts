@@ -34,12 +34,11 @@ describe.skipIf(kafkaBrokersForTests() === undefined)(
       const created = new KafkaPublisher({
         store: db.store,
         pool: db.pool,
-        settings,
+        settings: { ...settings, producerLanes: 3 },
         logger: db.logger,
         name: `pipelined-${settings.topicPrefix}`,
         // Small batches, so that the stop finds several of them in flight on every lane.
         batchSize: 25,
-        lanes: 3,
         maxBatchesInFlight: 4,
         idlePollMs: 200,
       });

@@ -44,12 +44,6 @@ export interface KafkaPublisherOptions {
   name?: string;
   /** Events per read and per Kafka batch. Default 5000. */
   batchSize?: number;
-  /**
-   * Producers sending side by side, each owning a share of the partitions. Default 1: on a broker
-   * that answers in a millisecond more lanes only cost CPU; they hide a slower broker's
-   * acknowledgements (KAFKA_PRODUCER_LANES, README "Kafka").
-   */
-  lanes?: number;
   /** Batches sent and not yet acknowledged, at most. Default 4. */
   maxBatchesInFlight?: number;
   /** Re-read while idle even without a wake. Default 1000 ms. */
@@ -267,7 +261,7 @@ export class KafkaPublisher {
     this.#lanes = await ProducerLanes.connect(
       this.#kafka,
       integrationTopics(settings.topicPrefix),
-      this.#options.lanes ?? 1,
+      settings.producerLanes ?? 1,
     );
     return this.#lanes;
   }

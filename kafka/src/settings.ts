@@ -7,6 +7,10 @@ export interface KafkaSettings {
   /** For topics the publisher creates; existing topics are left as they are. */
   topicPartitions: number;
   replicationFactor: number;
-  /** The publisher's producer lanes (KAFKA_PRODUCER_LANES); its own default when absent. */
+  /**
+   * Producers the publisher sends over side by side, each owning a share of the partitions
+   * (KAFKA_PRODUCER_LANES; 1 when absent). On a broker that answers in a millisecond more lanes
+   * only cost CPU; they hide a slower broker's acknowledgements (README "Kafka").
+   */
   producerLanes?: number;
 }

@@ -21,7 +21,7 @@ import { ListEmpty } from '../layout/EmptyState';
 import { Detail } from '../lists/Detail';
 import { ListTotals } from '../lists/ListTotals';
 import { DateTime, Money } from '../payments/Money';
-import { Actor, EventName, RecordLink, RecordName } from './AuditNames';
+import { Actor, EventAndAmount, EventName, RecordLink, RecordName } from './AuditNames';
 import { type AuditEntry, downloadAudit } from './auditApi';
 
 const field = (name: string) => `app.audit.fields.${name}`;
@@ -85,17 +85,7 @@ function AuditRows({ onOpen }: { onOpen: (entry: AuditEntry) => void }) {
       <SimpleList<AuditEntry>
         empty={<NoEntries />}
         rowClick={open}
-        primaryText={(entry) => (
-          <>
-            <EventName type={entry.eventType} />
-            {entry.amountCents !== null && (
-              <>
-                {' · '}
-                <Money cents={entry.amountCents} />
-              </>
-            )}
-          </>
-        )}
+        primaryText={(entry) => <EventAndAmount entry={entry} />}
         // What the table's Record column says, as text: the whole row opens the entry.
         secondaryText={(entry) => (
           <>

@@ -1,12 +1,32 @@
 import { Link } from '@mui/material';
 import { useTranslate } from 'react-admin';
 import { Link as RouterLink } from 'react-router-dom';
+import { Money } from '../payments/Money';
 import { type AuditEntry, recordPath } from './auditApi';
 
 /** What an event means, in the reader's language; an unknown type shows as stored. */
 export function EventName({ type }: { type: string }) {
   const translate = useTranslate();
   return <bdi>{translate(`app.audit.events.${type}`, { _: type })}</bdi>;
+}
+
+/** The event's name, then the amount it moved when it names one ("Payment captured · $12.50 CAD"). */
+export function EventAndAmount({
+  entry,
+}: {
+  entry: Pick<AuditEntry, 'eventType' | 'amountCents'>;
+}) {
+  return (
+    <>
+      <EventName type={entry.eventType} />
+      {entry.amountCents !== null && (
+        <>
+          {' · '}
+          <Money cents={entry.amountCents} />
+        </>
+      )}
+    </>
+  );
 }
 
 /** Who acted: the user's name, or "System" for the processor, a timer or a simulator. */

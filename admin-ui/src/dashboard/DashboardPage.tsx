@@ -30,11 +30,11 @@ import { useQuery } from '@tanstack/react-query';
 import { type ReactNode, useState } from 'react';
 import { useLocale, useTranslate } from 'react-admin';
 import { Link as RouterLink } from 'react-router-dom';
-import { Actor, EventName, RecordLink } from '../audit/AuditNames';
+import { Actor, EventAndAmount, RecordLink } from '../audit/AuditNames';
 import { useCanChangeCustomers } from '../customers/access';
 import { investorStatusLabel, statusView } from '../customers/statuses';
 import { formatCad } from '../layout/formatCad';
-import { DateTime, Money } from '../payments/Money';
+import { DateTime } from '../payments/Money';
 import { callApi, errorCode } from '../session/http';
 import {
   type Dashboard,
@@ -513,13 +513,7 @@ function RecentActivity({ data, t }: { data: Dashboard; t: Translate }) {
                 sx={{ minWidth: 0, overflowWrap: 'anywhere' }}
                 primary={
                   <>
-                    <EventName type={entry.eventType} />
-                    {entry.amountCents !== null && (
-                      <>
-                        {' · '}
-                        <Money cents={entry.amountCents} />
-                      </>
-                    )}
+                    <EventAndAmount entry={entry} />
                     {' · '}
                     <RecordLink entry={entry} />
                   </>

@@ -53,6 +53,7 @@ function Period({ start, end }: { start: string | null; end: string | null }) {
 
 export function SubscriptionDetails({ subscription: s }: { subscription: Subscription }) {
   const translate = useTranslate();
+  const nextInvoice = nextInvoiceAt(s);
   return (
     <>
       <Detail label={field('customer')}>
@@ -74,9 +75,9 @@ export function SubscriptionDetails({ subscription: s }: { subscription: Subscri
           <Period start={s.currentPeriodStart} end={s.currentPeriodEnd} />
         </Detail>
       )}
-      {nextInvoiceAt(s) && (
+      {nextInvoice && (
         <Detail label={field('next_bill_at')}>
-          <DateTime iso={nextInvoiceAt(s)} />
+          <DateTime iso={nextInvoice} />
         </Detail>
       )}
       {s.pendingPlanChange && (

@@ -116,8 +116,19 @@ function Scheduled({ subscription: s }: { subscription: Subscription }) {
   );
 }
 
-function SubscriptionRows({ onOpen }: { onOpen: (record: Subscription) => void }) {
+/** The table's Next invoice column, named on a phone: a bare future date reads as a start date. */
+function NextInvoiceLine({ subscription }: { subscription: Subscription }) {
   const translate = useTranslate();
+  const next = nextInvoiceAt(subscription);
+  if (!next) return null;
+  return (
+    <Box component="span" sx={{ display: 'block' }} data-testid="next-invoice">
+      {translate(field('next_bill_at'))}: <DateTime iso={next} />
+    </Box>
+  );
+}
+
+function SubscriptionRows({ onOpen }: { onOpen: (record: Subscription) => void }) {
   const small = useMediaQuery((theme: Theme) => theme.breakpoints.down('md'), { noSsr: true });
   const open = (_id: unknown, _resource: string, record: unknown) => {
     onOpen(record as Subscription);
@@ -142,12 +153,7 @@ function SubscriptionRows({ onOpen }: { onOpen: (record: Subscription) => void }
           <>
             <bdi>{record.planName}</bdi> · <Money cents={record.amountCents} /> ·{' '}
             <Interval interval={record.interval} count={record.intervalCount} />
-            {/* The table's Next invoice column, named: a bare future date reads as a creation date. */}
-            {nextInvoiceAt(record) && (
-              <Box component="span" sx={{ display: 'block' }} data-testid="next-invoice">
-                {translate(field('next_bill_at'))}: <DateTime iso={nextInvoiceAt(record)} />
-              </Box>
-            )}
+            <NextInvoiceLine subscription={record} />
           </>
         )}
         rowSx={() => ({ overflowWrap: 'anywhere' })}

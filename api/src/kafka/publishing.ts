@@ -29,7 +29,6 @@ export async function startPublishing({
     pool,
     settings: config.kafka,
     logger,
-    lanes: config.kafka.producerLanes,
   }).start();
   return {
     withStatus: (status) => async () => {
