@@ -1,4 +1,4 @@
-import type { Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { expect, it } from 'vitest';
 import type { Company, Portal } from './support/portal';
 import {
@@ -173,6 +173,25 @@ const count = (page: Page, value: number, locale: string) =>
 
 const stat = (page: Page, id: string) => page.getByTestId(`stat-${id}-value`);
 
+/**
+ * Whether the text's first character is drawn left of its last, as "$2,115.94 CAD" must be even
+ * in an Arabic page (unisolated, the right-to-left paragraph draws it "CAD $2,115.94").
+ */
+const drawnLeftToRight = (value: Locator) =>
+  value.evaluate((element) => {
+    const walker = document.createTreeWalker(element, NodeFilter.SHOW_TEXT);
+    const text = walker.nextNode();
+    const length = text?.textContent?.length ?? 0;
+    if (!text || length < 2) return false;
+    const characterLeft = (index: number) => {
+      const range = document.createRange();
+      range.setStart(text, index);
+      range.setEnd(text, index + 1);
+      return range.getBoundingClientRect().left;
+    };
+    return characterLeft(0) < characterLeft(length - 1);
+  });
+
 async function dashboardPage(
   portal: Portal,
   browser: Parameters<typeof freshPage>[0],
@@ -221,6 +240,8 @@ describeInBrowser('dashboard', (suite) => {
       expect(await stat(page, 'holders').textContent()).toBe(
         await count(page, figures.capTable.holders, locale),
       );
+      for (const id of ['balance', 'pending', 'mrr'])
+        expect(await drawnLeftToRight(stat(page, id)), id).toBe(true);
       // The doughnut and its legend: every status anyone is in, with its count.
       const investors = page.getByTestId('dashboard-investors');
       await visible(investors.locator('svg').first());

@@ -236,7 +236,8 @@ function Stat(props: {
           data-testid={`stat-${props.id}-value`}
           sx={{ mt: 1, fontWeight: 600, overflowWrap: 'anywhere' }}
         >
-          <bdi>{props.value}</bdi>
+          {/* An amount keeps its left-to-right order in Arabic, as Money writes it elsewhere. */}
+          <bdi dir="ltr">{props.value}</bdi>
         </Typography>
         <Typography variant="body2" color="text.secondary">
           {props.hint}
