@@ -12,15 +12,14 @@ let h: AccountsHarness;
 let app: Hono<AppEnv>;
 let distDir: string;
 const script = 'console.log("portal")';
+const page = (entry: string) =>
+  `<html><head><meta name="support-email" content="%SUPPORT_EMAIL%"></head><body><div id="root"></div><script src="/assets/${entry}"></script></body></html>`;
 
 beforeAll(async () => {
   h = await startAccountsHarness();
   distDir = mkdtempSync(join(tmpdir(), 'admin-ui-dist-'));
   mkdirSync(join(distDir, 'assets'));
-  writeFileSync(
-    join(distDir, 'index.html'),
-    '<html><head><meta name="support-email" content="%SUPPORT_EMAIL%"></head><body><div id="root"></div></body></html>',
-  );
+  writeFileSync(join(distDir, 'index.html'), page('index-abc123.js'));
   writeFileSync(join(distDir, 'assets', 'index-abc123.js'), script);
   writeFileSync(join(distDir, 'assets', 'index-abc123.js.gz'), gzipSync(script));
   writeFileSync(join(distDir, 'logo.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
@@ -61,6 +60,16 @@ describe('a browser opening the portal when the UI is built', () => {
     });
     expect(gzipped.headers.get('content-encoding')).toBe('gzip');
     expect((await app.request('/logo.svg')).headers.get('cache-control')).toBe('no-cache');
+  });
+
+  it('gets the new page after the UI is built again while the server runs', async () => {
+    expect(await (await app.request('/login')).text()).toContain('index-abc123.js');
+    writeFileSync(join(distDir, 'assets', 'index-def456.js'), script);
+    writeFileSync(join(distDir, 'index.html'), page('index-def456.js'));
+    const html = await (await app.request('/login')).text();
+    expect(html).toContain('/assets/index-def456.js');
+    expect(html).toContain('content="help+&#60;ops&#62;@maple.test"');
+    writeFileSync(join(distDir, 'index.html'), page('index-abc123.js'));
   });
 
   it('gets a 404 for a missing file instead of the page', async () => {

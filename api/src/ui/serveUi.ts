@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { serveStatic } from '@hono/node-server/serve-static';
 import type { MiddlewareHandler } from 'hono';
@@ -22,12 +22,23 @@ export function hasBuiltUi(distDir: string): boolean {
 const escapeHtml = (text: string) =>
   text.replace(/[&<>"']/g, (character) => `&#${character.charCodeAt(0)};`);
 
-/** index.html with the server's settings filled in (the UI reads them from meta tags). */
-function indexHtml({ distDir, supportEmail }: UiOptions): string {
-  return readFileSync(join(distDir, 'index.html'), 'utf8').replaceAll(
-    '%SUPPORT_EMAIL%',
-    escapeHtml(supportEmail),
-  );
+/**
+ * index.html with the server's settings filled in (the UI reads them from meta tags), read again
+ * whenever the file changes: `npm run build:ui` while the server runs replaces the hashed scripts
+ * it names, and a page kept from before would ask for files that are gone.
+ */
+function indexHtml({ distDir, supportEmail }: UiOptions): () => string {
+  const path = join(distDir, 'index.html');
+  let read = { version: '', html: '' };
+  return () => {
+    const file = statSync(path, { throwIfNoEntry: false });
+    // A build removes the old file and writes a new one: a new inode even within the same tick.
+    const version = file ? `${file.ino}:${file.mtimeMs}` : read.version;
+    if (version === read.version) return read.html;
+    const html = readFileSync(path, 'utf8').replaceAll('%SUPPORT_EMAIL%', escapeHtml(supportEmail));
+    read = { version, html };
+    return html;
+  };
 }
 
 const isApiPath = (path: string) => path === '/api' || path.startsWith('/api/');
@@ -59,6 +70,6 @@ export function serveUi(options: UiOptions): MiddlewareHandler<AppEnv> {
       return found;
     }
     c.header('Cache-Control', alwaysRevalidate);
-    return c.html(html);
+    return c.html(html());
   };
 }
