@@ -30,7 +30,6 @@ import {
   allowedActions,
   fetchSubscription,
   type Invoice,
-  nextInvoiceAt,
   type Subscription,
   type SubscriptionAction,
 } from './subscriptionApi';
@@ -53,7 +52,6 @@ function Period({ start, end }: { start: string | null; end: string | null }) {
 
 export function SubscriptionDetails({ subscription: s }: { subscription: Subscription }) {
   const translate = useTranslate();
-  const nextInvoice = nextInvoiceAt(s);
   return (
     <>
       <Detail label={field('customer')}>
@@ -75,9 +73,9 @@ export function SubscriptionDetails({ subscription: s }: { subscription: Subscri
           <Period start={s.currentPeriodStart} end={s.currentPeriodEnd} />
         </Detail>
       )}
-      {nextInvoice && (
+      {s.nextInvoiceAt && (
         <Detail label={field('next_bill_at')}>
-          <DateTime iso={nextInvoice} />
+          <DateTime iso={s.nextInvoiceAt} />
         </Detail>
       )}
       {s.pendingPlanChange && (

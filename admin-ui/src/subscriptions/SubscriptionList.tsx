@@ -27,7 +27,6 @@ import { Interval, SubscriptionStatusChip } from './StatusChip';
 import { SubscriptionButtons } from './SubscriptionButtons';
 import {
   isSubscriptionView,
-  nextInvoiceAt,
   type Subscription,
   subscriptionStatuses,
   subscriptionViews,
@@ -119,7 +118,7 @@ function Scheduled({ subscription: s }: { subscription: Subscription }) {
 /** The table's Next invoice column, named on a phone: a bare future date reads as a start date. */
 function NextInvoiceLine({ subscription }: { subscription: Subscription }) {
   const translate = useTranslate();
-  const next = nextInvoiceAt(subscription);
+  const next = subscription.nextInvoiceAt;
   if (!next) return null;
   return (
     <Box component="span" sx={{ display: 'block' }} data-testid="next-invoice">
@@ -209,7 +208,7 @@ function SubscriptionRows({ onOpen }: { onOpen: (record: Subscription) => void }
       <FunctionField
         source="nextBillAt"
         label={field('next_bill_at')}
-        render={(record: Subscription) => <DateTime iso={nextInvoiceAt(record)} />}
+        render={(record: Subscription) => <DateTime iso={record.nextInvoiceAt} />}
       />
       <FunctionField
         source="createdAt"

@@ -92,6 +92,8 @@ export interface Subscription extends RaRecord {
   currentPeriodStart: string | null;
   currentPeriodEnd: string | null;
   nextBillAt: string | null;
+  /** When the next invoice is issued; null when none will be (the API decides). */
+  nextInvoiceAt: string | null;
   cancelAt: string | null;
   cancelledAt: string | null;
   pausedAt: string | null;
@@ -195,17 +197,4 @@ export function allowedActions(subscription: Pick<Subscription, 'status' | 'canc
     // A subscription ending with its period has no next period to change.
     changePlan: live && !subscription.cancelAt,
   };
-}
-
-/**
- * When the next invoice is issued; null when none will be: a subscription cancelled, or ending
- * with its period before then, is not billed again (its stored next billing time stays).
- */
-export function nextInvoiceAt(
-  subscription: Pick<Subscription, 'nextBillAt' | 'cancelAt' | 'cancelledAt'>,
-): string | null {
-  const { nextBillAt, cancelAt, cancelledAt } = subscription;
-  if (!nextBillAt || cancelledAt) return null;
-  if (cancelAt && Date.parse(cancelAt) <= Date.parse(nextBillAt)) return null;
-  return nextBillAt;
 }

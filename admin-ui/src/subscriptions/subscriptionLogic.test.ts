@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { allowedActions, nextInvoiceAt } from './subscriptionApi';
+import { allowedActions } from './subscriptionApi';
 import { retryDaysOf, startInstant } from './subscriptionLogic';
 
 describe('startInstant', () => {
@@ -57,19 +57,5 @@ describe('retryDaysOf', () => {
     expect(retryDaysOf('1.5')).toBeUndefined();
     expect(retryDaysOf('a')).toBeUndefined();
     expect(retryDaysOf('1,2,3,4,5,6,7,8,9')).toBeUndefined();
-  });
-});
-
-describe('nextInvoiceAt', () => {
-  const next = '2026-12-28T02:07:00.000Z';
-  it('is the next billing time of a subscription that goes on', () => {
-    expect(nextInvoiceAt({ nextBillAt: next, cancelAt: null, cancelledAt: null })).toBe(next);
-    const later = '2027-01-28T02:07:00.000Z';
-    expect(nextInvoiceAt({ nextBillAt: next, cancelAt: later, cancelledAt: null })).toBe(next);
-  });
-  it('is none for one ending with its period, or cancelled', () => {
-    expect(nextInvoiceAt({ nextBillAt: next, cancelAt: next, cancelledAt: null })).toBeNull();
-    expect(nextInvoiceAt({ nextBillAt: next, cancelAt: null, cancelledAt: next })).toBeNull();
-    expect(nextInvoiceAt({ nextBillAt: null, cancelAt: null, cancelledAt: null })).toBeNull();
   });
 });

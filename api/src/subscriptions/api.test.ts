@@ -121,6 +121,7 @@ describe('subscriptions', () => {
       amountCents: 1500,
       trialEndsAt: new Date(h.deps.clock().getTime() + 14 * day).toISOString(),
       nextBillAt: new Date(h.deps.clock().getTime() + 14 * day).toISOString(),
+      nextInvoiceAt: new Date(h.deps.clock().getTime() + 14 * day).toISOString(),
       invoices: [],
     });
     expect(
@@ -131,24 +132,37 @@ describe('subscriptions', () => {
     ).not.toContain(sub.id);
     expect((await h.get(a, `/api/plans/${plan.id}`)).activeSubscriptions).toBe(1);
 
+    // Paused, it issues no invoice; resumed, the next one is due again.
     expect(await jsonOf(await post(a, `/api/subscriptions/${sub.id}/pause`))).toMatchObject({
       status: 'paused',
+      nextInvoiceAt: null,
     });
     expect(
       (await list(a, '/api/subscriptions', { view: 'paused' })).rows.map((r) => r.id),
     ).toContain(sub.id);
     expect(await jsonOf(await post(a, `/api/subscriptions/${sub.id}/resume`))).toMatchObject({
       status: 'trialing',
+      nextInvoiceAt: sub.nextBillAt,
     });
     const scheduled = await jsonOf(
       await post(a, `/api/subscriptions/${sub.id}/cancel`, { atPeriodEnd: true }),
     );
-    expect(scheduled).toMatchObject({ status: 'trialing', cancelAt: sub.nextBillAt });
+    // Ending with its period, it is billed no more: the period's end is no next invoice.
+    expect(scheduled).toMatchObject({
+      status: 'trialing',
+      cancelAt: sub.nextBillAt,
+      nextBillAt: sub.nextBillAt,
+      nextInvoiceAt: null,
+    });
+    expect(
+      (await list(a, '/api/subscriptions', { view: 'trialing' })).rows.find((r) => r.id === sub.id),
+    ).toMatchObject({ nextInvoiceAt: null });
     const cancelled = await jsonOf(await post(a, `/api/subscriptions/${sub.id}/cancel`, {}));
     expect(cancelled).toMatchObject({
       status: 'cancelled',
       cancellationReason: 'requested',
       nextBillAt: null,
+      nextInvoiceAt: null,
     });
     expect(
       (await list(a, '/api/subscriptions', { view: 'cancelled' })).rows.map((r) => r.id),

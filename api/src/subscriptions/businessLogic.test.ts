@@ -4,6 +4,7 @@ import { deciderSpecification } from '../auth/testing/deciderSpecification';
 import {
   type BillingSettings,
   defaultBillingSettings,
+  nextInvoiceAt,
   type SubscriptionCommand,
   subscriptionDecider,
 } from './businessLogic';
@@ -474,5 +475,21 @@ describe('collection by a saved card', () => {
     expect(s.state.status).toBe('unpaid');
     // An older attempt's late decline changes nothing.
     expect(s.run(cardOutcome(2, false, at(6)))).toEqual([]);
+  });
+});
+
+describe('the next invoice', () => {
+  const next = '2026-12-28T02:07:00.000Z';
+  const later = '2027-01-28T02:07:00.000Z';
+  it('is the next billing time while billing runs', () => {
+    for (const status of ['trialing', 'active', 'past_due'] as const) {
+      expect(nextInvoiceAt({ status, nextBillAt: next, cancelAt: null })).toBe(next);
+      expect(nextInvoiceAt({ status, nextBillAt: next, cancelAt: later })).toBe(next);
+    }
+  });
+  it('is none when the subscription ends with its period first, or billing has stopped', () => {
+    expect(nextInvoiceAt({ status: 'active', nextBillAt: next, cancelAt: next })).toBeNull();
+    for (const status of ['paused', 'unpaid', 'cancelled'] as const)
+      expect(nextInvoiceAt({ status, nextBillAt: next, cancelAt: null })).toBeNull();
   });
 });

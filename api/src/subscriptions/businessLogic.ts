@@ -169,6 +169,20 @@ function create(
 /** The statuses in which billing runs (a paused, unpaid or cancelled one bills nothing). */
 const billing = new Set(['trialing', 'active', 'past_due']);
 
+/**
+ * When the next invoice will be issued, or null when none will: billing has stopped (paused,
+ * unpaid, cancelled) or the subscription ends with its period before then. `nextBillAt` itself
+ * stays as stored, since billing resumes from it.
+ */
+export function nextInvoiceAt(
+  state: Pick<SubscriptionDetails, 'status' | 'nextBillAt' | 'cancelAt'>,
+): string | null {
+  if (!billing.has(state.status)) return null;
+  if (state.cancelAt !== null && Date.parse(state.cancelAt) <= Date.parse(state.nextBillAt))
+    return null;
+  return state.nextBillAt;
+}
+
 function billDue(state: SubscriptionDetails, now: Date): SubscriptionEvent[] {
   if (!billing.has(state.status)) return [];
   const events: SubscriptionEvent[] = [];

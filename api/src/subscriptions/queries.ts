@@ -1,6 +1,7 @@
 import { collectionMethod, paymentCurrency, planInterval } from '@issuer/events';
 import type { Pool, QueryResultRow } from 'pg';
 import { z } from 'zod';
+import { nextInvoiceAt } from './businessLogic';
 import type { PlanDetails } from './plan';
 import type { InvoiceState, SubscriptionDetails } from './subscription';
 
@@ -193,6 +194,10 @@ export const subscriptionResourceSchema = z
     currentPeriodStart: z.string().nullable(),
     currentPeriodEnd: z.string().nullable(),
     nextBillAt: z.string().nullable(),
+    nextInvoiceAt: z.string().nullable().meta({
+      description:
+        'When the next invoice is issued; null when none will be (paused, unpaid, cancelled, or ending with its period first)',
+    }),
     nextAttemptAt: z.string().nullable(),
     cancelAt: z.string().nullable(),
     cancelledAt: z.string().nullable(),
@@ -244,6 +249,7 @@ export function subscriptionResource(
     currentPeriodStart: current?.periodStart ?? null,
     currentPeriodEnd: current?.periodEnd ?? null,
     nextBillAt: billing ? state.nextBillAt : null,
+    nextInvoiceAt: nextInvoiceAt(state),
     nextAttemptAt: open?.nextAttemptAt ?? null,
     cancelAt: state.cancelAt,
     cancelledAt: state.cancelledAt,
