@@ -106,7 +106,13 @@ describeInBrowser('cap table', (suite) => {
 
       await page.getByRole('button', { name: texts.newClass }).click();
       const dialog = page.getByRole('dialog');
-      await dialog.getByLabel(texts.name, { exact: true }).fill('Series A Preferred');
+      // The API refuses a name in use; corrected, the same dialog saves (a new request, so not
+      // refused again as a reuse of the first one's Idempotency-Key).
+      const name = dialog.getByLabel(texts.name, { exact: true });
+      await name.fill('Common');
+      await dialog.getByRole('button', { name: texts.save }).click();
+      await expect.poll(() => name.getAttribute('aria-invalid')).toBe('true');
+      await name.fill('Series A Preferred');
       await dialog.getByRole('button', { name: texts.save }).click();
       await dialog.waitFor({ state: 'hidden' });
       await open(page, suite.portal, '/captable');

@@ -1,5 +1,4 @@
 import { Button, DialogContent } from '@mui/material';
-import { useState } from 'react';
 import { Form, NumberInput, SelectInput, TextInput, useNotify, useTranslate } from 'react-admin';
 import { useFormState } from 'react-hook-form';
 import {
@@ -12,6 +11,7 @@ import {
   trimmed,
 } from '../etransfers/formParts';
 import { apiUrl, httpClient } from '../session/http';
+import { useIdempotencyKey } from '../session/idempotencyKey';
 
 const label = (name: string) => `app.captable.form.${name}`;
 
@@ -34,7 +34,7 @@ function SaveButton() {
 export function ShareClassDialog({ onClose, onDone }: { onClose: () => void; onDone: () => void }) {
   const translate = useTranslate();
   const notify = useNotify();
-  const [idempotencyKey] = useState(() => crypto.randomUUID());
+  const { idempotencyKey, renewAfter } = useIdempotencyKey();
   const submit = async (values: Record<string, unknown>) => {
     const body = {
       name: trimmed(values.name),
@@ -55,6 +55,7 @@ export function ShareClassDialog({ onClose, onDone }: { onClose: () => void; onD
       onDone();
       return undefined;
     } catch (error) {
+      renewAfter(error);
       return formErrors(error, notify);
     }
   };

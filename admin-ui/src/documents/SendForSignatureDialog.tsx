@@ -10,6 +10,7 @@ import {
 } from 'react-admin';
 import { useFormState } from 'react-hook-form';
 import { Actions, CustomerInput, FormDialog, formErrors } from '../etransfers/formParts';
+import { useIdempotencyKey } from '../session/idempotencyKey';
 import {
   type DocumentRecord,
   requestSignature,
@@ -40,7 +41,7 @@ export function SendForSignatureDialog({
 }) {
   const translate = useTranslate();
   const notify = useNotify();
-  const [idempotencyKey] = useState(() => crypto.randomUUID());
+  const { idempotencyKey, renewAfter } = useIdempotencyKey();
   const [sent, setSent] = useState<SignatureRequestRecord | null>(null);
   const submit = async (values: Record<string, unknown>) => {
     try {
@@ -57,6 +58,7 @@ export function SendForSignatureDialog({
       setSent(created);
       return undefined;
     } catch (error) {
+      renewAfter(error);
       return formErrors(error, notify);
     }
   };

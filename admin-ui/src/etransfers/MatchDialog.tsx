@@ -1,6 +1,6 @@
 import { Button, DialogContent } from '@mui/material';
-import { useState } from 'react';
 import { Form, TextInput, useNotify, useTranslate } from 'react-admin';
+import { useIdempotencyKey } from '../session/idempotencyKey';
 import { type Etransfer, matchEtransfer } from './etransferApi';
 import {
   Actions,
@@ -28,7 +28,7 @@ export function MatchDialog({
 }) {
   const translate = useTranslate();
   const notify = useNotify();
-  const [idempotencyKey] = useState(() => crypto.randomUUID());
+  const { idempotencyKey, renewAfter } = useIdempotencyKey();
   const submit = async (values: Record<string, unknown>) => {
     try {
       const matched = await matchEtransfer(
@@ -40,6 +40,7 @@ export function MatchDialog({
       onDone(matched);
       return undefined;
     } catch (error) {
+      renewAfter(error);
       return formErrors(error, notify);
     }
   };

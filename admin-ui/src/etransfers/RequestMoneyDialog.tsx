@@ -1,6 +1,7 @@
 import { DialogContent } from '@mui/material';
 import { useState } from 'react';
 import { Form, TextInput, useNotify, useTranslate } from 'react-admin';
+import { useIdempotencyKey } from '../session/idempotencyKey';
 import { type Etransfer, requestMoney } from './etransferApi';
 import { dayAfter, defaultExpiryDays, expiryInstant } from './etransferLogic';
 import {
@@ -33,7 +34,7 @@ export function RequestMoneyDialog({
   const translate = useTranslate();
   const notify = useNotify();
   const { cents } = useAmountRules();
-  const [idempotencyKey] = useState(() => crypto.randomUUID());
+  const { idempotencyKey, renewAfter } = useIdempotencyKey();
   const [now] = useState(() => new Date());
   const validExpiry = (value: string) =>
     expiryInstant(trimmed(value), new Date())
@@ -64,6 +65,7 @@ export function RequestMoneyDialog({
       onDone(request);
       return undefined;
     } catch (error) {
+      renewAfter(error);
       return formErrors(error, notify);
     }
   };

@@ -3,6 +3,7 @@ import { useState } from 'react';
 import { Form, HttpError, TextInput, useLocaleState, useNotify, useTranslate } from 'react-admin';
 import { isolatedCents } from '../payments/money';
 import { refreshBalance } from '../payments/settle';
+import { useIdempotencyKey } from '../session/idempotencyKey';
 import { currentBalanceCents } from './balance';
 import { type Etransfer, sendPayout } from './etransferApi';
 import {
@@ -36,7 +37,7 @@ export function SendMoneyDialog({
   const notify = useNotify();
   const [locale] = useLocaleState();
   const { cents } = useAmountRules();
-  const [idempotencyKey, setIdempotencyKey] = useState(() => crypto.randomUUID());
+  const { idempotencyKey, renewAfter } = useIdempotencyKey();
   const [refused, setRefused] = useState<string | null>(null);
   const submit = async (values: Record<string, unknown>) => {
     const amountCents = cents(values.amount);
@@ -56,9 +57,8 @@ export function SendMoneyDialog({
       onDone(payout);
       return undefined;
     } catch (error) {
+      renewAfter(error);
       if (error instanceof HttpError && error.status === 409) {
-        // A refused payout recorded nothing: the next try is a new payout.
-        setIdempotencyKey(crypto.randomUUID());
         const balance = await currentBalanceCents();
         const amount = isolatedCents(amountCents, locale);
         setRefused(

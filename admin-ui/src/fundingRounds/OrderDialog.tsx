@@ -1,5 +1,4 @@
 import { Alert, Button, DialogContent, Typography } from '@mui/material';
-import { useState } from 'react';
 import {
   Form,
   NumberInput,
@@ -14,6 +13,7 @@ import { Actions, CustomerInput, FormDialog, formErrors, required } from '../etr
 import { isolatedCents } from '../payments/money';
 import { useTerminals } from '../payments/useTerminals';
 import { apiUrl, httpClient } from '../session/http';
+import { useIdempotencyKey } from '../session/idempotencyKey';
 import type { Round } from './types';
 
 const label = (name: string) => `app.funding.order_form.${name}`;
@@ -94,7 +94,7 @@ export function OrderDialog({
   const translate = useTranslate();
   const notify = useNotify();
   const { terminals, activeId } = useTerminals();
-  const [idempotencyKey] = useState(() => crypto.randomUUID());
+  const { idempotencyKey, renewAfter } = useIdempotencyKey();
   const whole = (value: unknown) =>
     Number.isInteger(value) && (value as number) >= 1 ? undefined : label('whole');
   const submit = async (values: Record<string, unknown>) => {
@@ -118,6 +118,7 @@ export function OrderDialog({
       onDone();
       return undefined;
     } catch (error) {
+      renewAfter(error);
       return formErrors(error, notify);
     }
   };

@@ -1,6 +1,5 @@
 import { Alert, Button, DialogContent } from '@mui/material';
 import { useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
 import {
   DateInput,
   Form,
@@ -22,6 +21,7 @@ import {
 } from '../etransfers/formParts';
 import { centsToTyped, parseCents } from '../payments/money';
 import { apiUrl, callApi, httpClient } from '../session/http';
+import { useIdempotencyKey } from '../session/idempotencyKey';
 import type { Round } from './types';
 
 const label = (name: string) => `app.funding.form.${name}`;
@@ -50,7 +50,7 @@ export function RoundDialog({
   const translate = useTranslate();
   const notify = useNotify();
   const [locale] = useLocaleState();
-  const [idempotencyKey] = useState(() => crypto.randomUUID());
+  const { idempotencyKey, renewAfter } = useIdempotencyKey();
   const classes = useQuery({
     queryKey: ['share-classes', 'choices'],
     queryFn: () => callApi<{ id: string; name: string }[]>('/share-classes?range=[0,99]'),
@@ -85,6 +85,7 @@ export function RoundDialog({
       onDone(json as Round);
       return undefined;
     } catch (error) {
+      renewAfter(error);
       const fields = formErrors(error, notify) as Record<string, string> | undefined;
       if (!fields) return fields;
       const names: Record<string, string> = {

@@ -24,6 +24,7 @@ import { Link } from 'react-router-dom';
 import { formErrorsOrToast } from '../auth/submitErrors';
 import { CustomerPicker } from '../lists/customerFilter';
 import { SaveCardInput } from '../paymentMethods/SaveCardInput';
+import { useIdempotencyKey } from '../session/idempotencyKey';
 import { isolatedCents, maxAmountCents, minAmountCents, parseCents } from './money';
 import { PaymentProgress } from './PaymentProgress';
 import { type Payment, requestPayment } from './paymentApi';
@@ -52,11 +53,11 @@ export function TakePaymentDialog({
   const small = useMediaQuery((theme: Theme) => theme.breakpoints.down('sm'), { noSsr: true });
   const [payment, setPayment] = useState<Payment | null>(null);
   // One key per payment asked for: a repeated submit answers the same payment.
-  const [idempotencyKey, setIdempotencyKey] = useState(() => crypto.randomUUID());
+  const { idempotencyKey, renew, renewAfter } = useIdempotencyKey();
   const terminals = useTerminals();
   const another = () => {
     setPayment(null);
-    setIdempotencyKey(crypto.randomUUID());
+    renew();
   };
   return (
     <Dialog
@@ -112,6 +113,7 @@ export function TakePaymentDialog({
           terminals={terminals.terminals}
           defaults={{ terminalId: terminals.activeId, customerId: customerId ?? null }}
           idempotencyKey={idempotencyKey}
+          onRefused={renewAfter}
           onRequested={setPayment}
           onClose={onClose}
         />
@@ -124,12 +126,14 @@ function PaymentForm({
   terminals,
   defaults,
   idempotencyKey,
+  onRefused,
   onRequested,
   onClose,
 }: {
   terminals: { id: string; name: string; deviceId: string }[];
   defaults: { terminalId: string; customerId: string | null };
   idempotencyKey: string;
+  onRefused: (error: unknown) => void;
   onRequested: (payment: Payment) => void;
   onClose: () => void;
 }) {
@@ -160,6 +164,7 @@ function PaymentForm({
       onRequested(payment);
       return undefined;
     } catch (error) {
+      onRefused(error);
       const fields = formErrorsOrToast(error, (message) => notify(message, { type: 'error' }));
       // The API names amountCents; the form's field is the typed amount. An error left on a
       // name the form has no input for would never clear and block every later submit.

@@ -1,9 +1,9 @@
 import { Alert, Button, DialogContent, LinearProgress, Typography } from '@mui/material';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
 import { Form, RadioButtonGroupInput, TextInput, useNotify, useTranslate } from 'react-admin';
 import { useFormState } from 'react-hook-form';
 import { Actions, asTyped, FormDialog, formErrors } from '../etransfers/formParts';
+import { useIdempotencyKey } from '../session/idempotencyKey';
 import {
   type BillingSettings,
   fetchBillingSettings,
@@ -32,7 +32,7 @@ function SettingsForm({ settings, onClose }: { settings: BillingSettings; onClos
   const translate = useTranslate();
   const notify = useNotify();
   const queryClient = useQueryClient();
-  const [idempotencyKey, setIdempotencyKey] = useState(() => crypto.randomUUID());
+  const { idempotencyKey, renewAfter } = useIdempotencyKey();
   const submit = async (values: Record<string, unknown>) => {
     const retryDays = retryDaysOf(String(values.retryDays ?? ''));
     if (!retryDays) return { retryDays: label('retry_invalid') };
@@ -46,8 +46,7 @@ function SettingsForm({ settings, onClose }: { settings: BillingSettings; onClos
       onClose();
       return undefined;
     } catch (error) {
-      // A corrected form is a new request, not a replay of the refused one.
-      setIdempotencyKey(crypto.randomUUID());
+      renewAfter(error);
       return formErrors(error, notify);
     }
   };

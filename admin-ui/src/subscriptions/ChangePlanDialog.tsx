@@ -1,5 +1,4 @@
 import { Button, DialogContent, Typography } from '@mui/material';
-import { useState } from 'react';
 import {
   AutocompleteInput,
   Form,
@@ -14,6 +13,7 @@ import { Detail } from '../lists/Detail';
 import { pickerQueryOptions } from '../live/liveResources';
 import { DateTime, Money } from '../payments/Money';
 import { isolatedCents } from '../payments/money';
+import { useIdempotencyKey } from '../session/idempotencyKey';
 import { Interval } from './StatusChip';
 import { changePlan, type Plan, type Subscription } from './subscriptionApi';
 
@@ -45,7 +45,7 @@ export function ChangePlanDialog({
   const translate = useTranslate();
   const notify = useNotify();
   const [locale] = useLocaleState();
-  const [idempotencyKey] = useState(() => crypto.randomUUID());
+  const { idempotencyKey, renewAfter } = useIdempotencyKey();
   const plans = useGetList<Plan>('plans', {
     filter: { status: 'active' },
     sort: { field: 'name', order: 'ASC' },
@@ -66,6 +66,7 @@ export function ChangePlanDialog({
       onDone(changed);
       return undefined;
     } catch (error) {
+      renewAfter(error);
       return formErrors(error, notify);
     }
   };

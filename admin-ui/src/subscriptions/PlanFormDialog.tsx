@@ -1,5 +1,4 @@
 import { Button, DialogContent } from '@mui/material';
-import { useState } from 'react';
 import { Form, NumberInput, SelectInput, TextInput, useNotify, useTranslate } from 'react-admin';
 import { useFormState } from 'react-hook-form';
 import {
@@ -14,6 +13,7 @@ import {
   useAmountRules,
 } from '../etransfers/formParts';
 import { centsToTyped } from '../payments/money';
+import { useIdempotencyKey } from '../session/idempotencyKey';
 import {
   createPlan,
   type Plan,
@@ -52,7 +52,7 @@ export function PlanFormDialog({
   const translate = useTranslate();
   const notify = useNotify();
   const { cents } = useAmountRules();
-  const [idempotencyKey] = useState(() => crypto.randomUUID());
+  const { idempotencyKey, renewAfter } = useIdempotencyKey();
   const submit = async (values: Record<string, unknown>) => {
     const amountCents = cents(values.amount);
     if (amountCents === null) return { amount: 'app.etransfers.amount_invalid' };
@@ -71,6 +71,7 @@ export function PlanFormDialog({
       onDone(saved);
       return undefined;
     } catch (error) {
+      renewAfter(error);
       return formErrors(error, notify);
     }
   };

@@ -1,5 +1,4 @@
 import { Button, DialogContent } from '@mui/material';
-import { useState } from 'react';
 import {
   AutocompleteInput,
   Form,
@@ -20,6 +19,7 @@ import {
 } from '../etransfers/formParts';
 import { pickerQueryOptions } from '../live/liveResources';
 import { CollectionMethodInput } from '../paymentMethods/CardOnFileInput';
+import { useIdempotencyKey } from '../session/idempotencyKey';
 import { type Plan, type Subscription, subscribe } from './subscriptionApi';
 import { startInstant } from './subscriptionLogic';
 
@@ -52,7 +52,7 @@ export function SubscribeDialog({
 }) {
   const translate = useTranslate();
   const notify = useNotify();
-  const [idempotencyKey] = useState(() => crypto.randomUUID());
+  const { idempotencyKey, renewAfter } = useIdempotencyKey();
   const validStart = (value: string) =>
     startInstant(trimmed(value), new Date()) === undefined ? label('start_invalid') : undefined;
   const submit = async (values: Record<string, unknown>) => {
@@ -79,6 +79,7 @@ export function SubscribeDialog({
       onDone(created);
       return undefined;
     } catch (error) {
+      renewAfter(error);
       const fields = formErrors(error, notify);
       return fields && { ...fields, ...(fields.startAt ? { startOn: fields.startAt } : {}) };
     }

@@ -22,6 +22,7 @@ import { useFormState } from 'react-hook-form';
 import { centsToTyped, isolatedCents, parseCents } from '../payments/money';
 import { type Payment, refundPayment } from '../payments/paymentApi';
 import { fieldErrors } from '../session/http';
+import { useIdempotencyKey } from '../session/idempotencyKey';
 
 const asTyped = (value: string) => value ?? '';
 
@@ -46,7 +47,7 @@ export function RefundDialog({
   const notify = useNotify();
   const small = useMediaQuery((theme: Theme) => theme.breakpoints.down('sm'), { noSsr: true });
   const [problem, setProblem] = useState<string | null>(null);
-  const [idempotencyKey] = useState(() => crypto.randomUUID());
+  const { idempotencyKey, renewAfter } = useIdempotencyKey();
   // Fixed at opening: a reload of the payment (after a refusal) must not reset what was typed.
   const [record] = useState(() => ({ amount: centsToTyped(payment.refundableCents), reason: '' }));
   const remaining = isolatedCents(payment.refundableCents, locale);
@@ -76,6 +77,7 @@ export function RefundDialog({
       onRefunded(refunded);
       return undefined;
     } catch (error) {
+      renewAfter(error);
       if (error instanceof HttpError && error.status === 409) onRefused();
       const fields = fieldErrors(error);
       if (fields.amountCents) return { amount: fields.amountCents };
