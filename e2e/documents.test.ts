@@ -113,6 +113,9 @@ async function signingRound(
   }
   await checkScreen(page);
 
+  const documentChoices = page.waitForResponse((response) =>
+    response.url().includes('/api/documents?'),
+  );
   await page.getByRole('button', { name: texts.send }).first().click();
   const dialog = page.getByRole('dialog');
   const customer = dialog.getByRole('combobox', { name: texts.customer });
@@ -123,6 +126,9 @@ async function signingRound(
     await pickOption(page, customer, 'Ada', 'Ada Lovelace');
   }
   await checkScreen(page);
+  // The documents to sign are offered from the company's documents, with no error under them.
+  expect((await documentChoices).status()).toBe(200);
+  expect(await dialog.locator('.MuiFormHelperText-root.Mui-error').allTextContents()).toEqual([]);
   await dialog.getByRole('button', { name: texts.submit, exact: true }).click();
   const link = await dialog.getByTestId('signing-link').inputValue();
   expect(link).toMatch(/\/sign\/sig_/);

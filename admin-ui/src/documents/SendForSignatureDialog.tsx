@@ -90,7 +90,11 @@ export function SendForSignatureDialog({
       >
         <DialogContent sx={{ display: 'flex', flexDirection: 'column', gap: 0.5 }}>
           <CustomerInput autoFocus={!document.customerId} />
-          <ReferenceArrayInput source="documentIds" reference="documents">
+          <ReferenceArrayInput
+            source="documentIds"
+            reference="documents"
+            sort={{ field: 'updatedAt', order: 'DESC' }}
+          >
             <AutocompleteArrayInput
               label="app.documents.send.documents"
               optionText="title"

@@ -55,6 +55,7 @@ function useFilters() {
       key="planId"
       source="planId"
       reference="plans"
+      sort={{ field: 'name', order: 'ASC' }}
       queryOptions={pickerQueryOptions}
     >
       <AutocompleteInput
