@@ -5,6 +5,7 @@ import { expect, it } from 'vitest';
 import { axeViolations } from './support/axe';
 import type { Company, Portal } from './support/portal';
 import {
+  dialogTitled,
   freshPage,
   open,
   seedStorage,
@@ -159,9 +160,6 @@ async function checkScreen(page: Page, { axe = false, shot = '' } = {}) {
     await page.screenshot({ path: join(shotsDir, `${shot}-${page.viewportSize()?.width}.png`) });
   }
 }
-
-const dialogTitled = (page: Page, title: string) =>
-  page.getByRole('dialog').filter({ has: page.getByRole('heading', { name: title }) });
 
 /** The first invoice once the scheduler issued it and the collector requested its e-transfer. */
 async function issuedInvoice(portal: Portal, company: Company, subscriptionId: string) {

@@ -2,6 +2,7 @@ import type { Locator, Page } from 'playwright-core';
 import { expect, it } from 'vitest';
 import type { Company, Portal } from './support/portal';
 import {
+  dialogTitled,
   freshPage,
   open,
   openDialog,
@@ -137,9 +138,6 @@ async function checkScreen(page: Page) {
 }
 
 const balanceText = (page: Page) => page.getByTestId('balance').first().textContent();
-
-const dialogTitled = (page: Page, title: string) =>
-  page.getByRole('dialog').filter({ has: page.getByRole('heading', { name: title }) });
 
 async function pick(page: Page, dialog: Locator, label: string, typed: string, option: string) {
   await pickOption(page, dialog.getByRole('combobox', { name: label }), typed, option);

@@ -209,6 +209,10 @@ export async function pickOption(
  * the page is still settling (a list or the sidebar drawn again by a live update) can miss, and a
  * person would click again: so does this, up to three times.
  */
+/** The open dialog whose heading is `title`. */
+export const dialogTitled = (page: Page, title: string) =>
+  page.getByRole('dialog').filter({ has: page.getByRole('heading', { name: title }) });
+
 export async function openDialog(page: Page, button: Locator, title: string): Promise<Locator> {
   const dialog = page
     .getByRole('dialog')

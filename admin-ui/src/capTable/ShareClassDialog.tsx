@@ -1,5 +1,14 @@
+import { parValuePattern } from '@issuer/events/rules';
 import { Button, DialogContent } from '@mui/material';
-import { Form, NumberInput, SelectInput, TextInput, useNotify, useTranslate } from 'react-admin';
+import {
+  Form,
+  NumberInput,
+  SelectInput,
+  TextInput,
+  useLocaleState,
+  useNotify,
+  useTranslate,
+} from 'react-admin';
 import { useFormState } from 'react-hook-form';
 import {
   Actions,
@@ -15,10 +24,10 @@ import { useIdempotencyKey } from '../session/idempotencyKey';
 
 const label = (name: string) => `app.captable.form.${name}`;
 
-const wholeIn = (min: number, max: number) => (value: unknown) =>
-  Number.isInteger(value) && (value as number) >= min && (value as number) <= max
-    ? undefined
-    : { message: label('whole_in'), args: { min, max } };
+/** Par value as the API takes it (a dot for decimals); a decimal comma, as Turkish types it, is read too. */
+const parValueOf = (value: unknown) => trimmed(value).replace(',', '.');
+const validParValue = (value: unknown) =>
+  !trimmed(value) || parValuePattern.test(parValueOf(value)) ? undefined : label('par_invalid');
 
 function SaveButton() {
   const translate = useTranslate();
@@ -35,6 +44,14 @@ export function ShareClassDialog({ onClose, onDone }: { onClose: () => void; onD
   const translate = useTranslate();
   const notify = useNotify();
   const { idempotencyKey, renewAfter } = useIdempotencyKey();
+  const [locale] = useLocaleState();
+  const wholeIn = (min: number, max: number) => (value: unknown) =>
+    Number.isInteger(value) && (value as number) >= min && (value as number) <= max
+      ? undefined
+      : {
+          message: label('whole_in'),
+          args: { min: min.toLocaleString(locale), max: max.toLocaleString(locale) },
+        };
   const submit = async (values: Record<string, unknown>) => {
     const body = {
       name: trimmed(values.name),
@@ -43,7 +60,7 @@ export function ShareClassDialog({ onClose, onDone }: { onClose: () => void; onD
       authorized: Number(values.authorized),
       liquidationPreferenceMultiple: Number(values.liquidationPreferenceMultiple),
       seniority: Number(values.seniority),
-      ...(trimmed(values.parValue) ? { parValue: trimmed(values.parValue) } : {}),
+      ...(trimmed(values.parValue) ? { parValue: parValueOf(values.parValue) } : {}),
     };
     try {
       await httpClient(`${apiUrl}/share-classes`, {
@@ -109,7 +126,13 @@ export function ShareClassDialog({ onClose, onDone }: { onClose: () => void; onD
             validate={wholeIn(1, 1_000_000_000_000_000)}
             helperText={false}
           />
-          <TextInput source="parValue" label={label('par_value')} helperText={false} />
+          <TextInput
+            source="parValue"
+            label={label('par_value')}
+            validate={validParValue}
+            helperText={false}
+            slotProps={{ htmlInput: { inputMode: 'decimal', dir: 'ltr', autoComplete: 'off' } }}
+          />
           <NumberInput
             source="liquidationPreferenceMultiple"
             label={label('preference')}

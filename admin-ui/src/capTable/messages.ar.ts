@@ -27,6 +27,7 @@ export const capTableArabic: CapTableMessages = {
     save: 'حفظ',
     saved: 'أُنشئت فئة الأسهم',
     whole_in: 'عدد صحيح من %{min} إلى %{max}',
+    par_invalid: 'مبلغ عشري بالدولار الكندي، مثل 0.0001',
   },
   kinds: { common: 'عادية', preferred: 'ممتازة' },
   totals: 'أُصدر %{issued} من %{authorized} سهمًا · %{holders} مالكًا',

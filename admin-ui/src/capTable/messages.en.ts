@@ -25,6 +25,7 @@ export const capTableEnglish = {
     save: 'Save',
     saved: 'Share class created',
     whole_in: 'A whole number from %{min} to %{max}',
+    par_invalid: 'A decimal amount in CAD, such as 0.0001',
   },
   kinds: { common: 'Common', preferred: 'Preferred' },
   totals: '%{issued} of %{authorized} shares issued · %{holders} holders',

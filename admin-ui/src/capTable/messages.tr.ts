@@ -27,6 +27,7 @@ export const capTableTurkish: CapTableMessages = {
     save: 'Kaydet',
     saved: 'Hisse sınıfı oluşturuldu',
     whole_in: '%{min} ile %{max} arasında bir tam sayı',
+    par_invalid: '0,0001 gibi, CAD cinsinden ondalıklı bir tutar',
   },
   kinds: { common: 'Adi', preferred: 'İmtiyazlı' },
   totals: '%{authorized} hisseden %{issued} ihraç edildi · %{holders} hissedar',

@@ -1,3 +1,4 @@
+import { roundHandlePattern } from '@issuer/events/rules';
 import { Alert, Button, DialogContent } from '@mui/material';
 import { useQuery } from '@tanstack/react-query';
 import {
@@ -26,6 +27,9 @@ import type { Round } from './types';
 
 const label = (name: string) => `app.funding.form.${name}`;
 const day = (iso: string) => iso.slice(0, 10);
+/** The API's rule for a round's handle (it lower-cases what is typed). */
+const validHandle = (value: unknown) =>
+  roundHandlePattern.test(trimmed(value).toLowerCase()) ? undefined : label('handle_invalid');
 
 function SaveButton() {
   const translate = useTranslate();
@@ -57,7 +61,7 @@ export function RoundDialog({
   });
   const cents = (value: unknown) => parseCents(trimmed(value), locale);
   const amount = (optional: boolean) => (value: unknown) => {
-    if (optional && !trimmed(value)) return undefined;
+    if (!trimmed(value)) return optional ? undefined : required(trimmed(value));
     const parsed = cents(value);
     return parsed !== null && parsed >= 1 ? undefined : label('amount_invalid');
   };
@@ -138,7 +142,7 @@ export function RoundDialog({
             source="handle"
             label={label('handle')}
             parse={asTyped}
-            validate={[required, atMost(100)]}
+            validate={[required, atMost(100), validHandle]}
             helperText={false}
             slotProps={{ htmlInput: { dir: 'ltr', autoComplete: 'off' } }}
           />

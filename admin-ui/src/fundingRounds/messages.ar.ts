@@ -47,7 +47,8 @@ export const fundingArabic: FundingMessages = {
     save: 'حفظ',
     saved: 'حُفظت الجولة',
     no_classes: 'أنشئ فئة أسهم في جدول الرسملة أولًا.',
-    amount_invalid: 'مبلغ بالدولار الكندي مثل 12.50',
+    amount_invalid: 'مبلغ بالدولار الكندي أكبر من صفر، مثل 12.50',
+    handle_invalid: 'حروف لاتينية صغيرة وأرقام وشرطات مفردة، مثل seed-2026',
   },
   order_form: {
     title: 'طلب رموز',

@@ -44,7 +44,8 @@ export const fundingEnglish = {
     save: 'Save',
     saved: 'Round saved',
     no_classes: 'Create a share class on the cap table first.',
-    amount_invalid: 'An amount in CAD, such as 12.50',
+    amount_invalid: 'An amount in CAD above zero, such as 12.50',
+    handle_invalid: 'Lower-case letters, digits and single dashes, such as seed-2026',
   },
   order_form: {
     title: 'Order tokens',

@@ -35,7 +35,7 @@ export const fundingTurkish: FundingMessages = {
     edit_title: 'Taslak turu düzenle',
     name: 'Ad',
     handle: 'Kısa ad (adres için)',
-    share_class: 'Pay sınıfı',
+    share_class: 'Hisse sınıfı',
     token_price: 'Token fiyatı (CAD)',
     raise_amount: 'Toplanacak tutar (CAD)',
     min_investment: 'En az yatırım (CAD)',
@@ -45,8 +45,9 @@ export const fundingTurkish: FundingMessages = {
     description: 'Açıklama',
     save: 'Kaydet',
     saved: 'Tur kaydedildi',
-    no_classes: 'Önce pay tablosunda bir pay sınıfı oluşturun.',
-    amount_invalid: '12,50 gibi bir CAD tutarı',
+    no_classes: 'Önce hisse tablosunda bir hisse sınıfı oluşturun.',
+    amount_invalid: '12,50 gibi, sıfırdan büyük bir CAD tutarı',
+    handle_invalid: 'Küçük harf, rakam ve tek tire; örneğin seed-2026',
   },
   order_form: {
     title: 'Token siparişi',
@@ -104,5 +105,5 @@ export const fundingTurkish: FundingMessages = {
       refunded: 'İade edildi',
     },
   },
-  cap_table: 'Pay sahipleri pay tablosunda',
+  cap_table: 'Hissedarlar hisse tablosunda',
 };

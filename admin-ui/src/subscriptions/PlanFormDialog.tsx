@@ -1,3 +1,4 @@
+import { maxPlanIntervalCount } from '@issuer/events/rules';
 import { Button, DialogContent } from '@mui/material';
 import { Form, NumberInput, SelectInput, TextInput, useNotify, useTranslate } from 'react-admin';
 import { useFormState } from 'react-hook-form';
@@ -28,6 +29,14 @@ const wholeIn = (min: number, max: number, message: string) => (value: unknown) 
   Number.isInteger(value) && (value as number) >= min && (value as number) <= max
     ? undefined
     : message;
+
+/** As the API counts it: at most a year's worth of the plan's interval (52 weeks, 12 months, 1 year). */
+const validIntervalCount = (value: unknown, values: Record<string, unknown>) => {
+  const max = maxPlanIntervalCount[values.interval as PlanInterval] ?? 1;
+  return wholeIn(1, max, label('count_invalid'))(value) === undefined
+    ? undefined
+    : { message: label('count_invalid'), args: { max } };
+};
 
 function SaveButton() {
   const translate = useTranslate();
@@ -117,7 +126,7 @@ export function PlanFormDialog({
             label={label('interval_count')}
             min={1}
             step={1}
-            validate={wholeIn(1, 100, label('count_invalid'))}
+            validate={validIntervalCount}
             helperText={false}
           />
           <NumberInput

@@ -95,7 +95,7 @@ export const subscriptionsArabic = {
     trial_days: 'أيام التجربة',
     save: 'حفظ',
     amount_invalid: 'أدخل مبلغًا من 0.01 $ إلى 999,999.99 $',
-    count_invalid: 'عدد صحيح من 1 إلى 100',
+    count_invalid: 'عدد صحيح من 1 إلى %{max}: المدة سنة على الأكثر',
     trial_invalid: 'عدد أيام صحيح من 0 إلى 730',
   },
   subscribe: {

@@ -89,7 +89,7 @@ export const subscriptionsEnglish = {
     trial_days: 'Trial days',
     save: 'Save',
     amount_invalid: 'Enter an amount from $0.01 to $999,999.99',
-    count_invalid: 'A whole number from 1 to 100',
+    count_invalid: 'A whole number from 1 to %{max}: a period is at most a year',
     trial_invalid: 'A whole number of days from 0 to 730',
   },
   subscribe: {

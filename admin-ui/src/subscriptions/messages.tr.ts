@@ -94,7 +94,7 @@ export const subscriptionsTurkish = {
     trial_days: 'Deneme günleri',
     save: 'Kaydet',
     amount_invalid: '0,01 $ ile 999.999,99 $ arasında bir tutar girin',
-    count_invalid: '1 ile 100 arasında bir tam sayı',
+    count_invalid: '1 ile %{max} arasında bir tam sayı: bir dönem en fazla bir yıldır',
     trial_invalid: '0 ile 730 arasında tam gün sayısı',
   },
   subscribe: {

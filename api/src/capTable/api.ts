@@ -1,4 +1,5 @@
 import { notFound, shareClassKinds } from '@issuer/events';
+import { parValuePattern } from '@issuer/events/rules';
 import { stringify } from 'csv-stringify/sync';
 import { type Context, Hono } from 'hono';
 import { z } from 'zod';
@@ -75,7 +76,7 @@ export const shareClassSchema = z.strictObject({
   authorized: shareCount(1),
   parValue: z
     .string({ error: 'A decimal amount in CAD, such as 0.0001' })
-    .regex(/^\d{1,12}(\.\d{1,10})?$/, 'A decimal amount in CAD, such as 0.0001')
+    .regex(parValuePattern, 'A decimal amount in CAD, such as 0.0001')
     .optional(),
   liquidationPreferenceMultiple: z
     .number({ error: 'A number such as 1 or 1.5' })

@@ -1,4 +1,5 @@
 import { notFound } from '@issuer/events';
+import { roundHandlePattern } from '@issuer/events/rules';
 import { type Context, Hono } from 'hono';
 import { z } from 'zod';
 import {
@@ -62,10 +63,7 @@ const termsShape = {
     .trim()
     .toLowerCase()
     .max(100, 'Max character length is 100')
-    .regex(
-      /^[a-z0-9]+(-[a-z0-9]+)*$/,
-      'Lower-case letters, digits and single dashes, e.g. seed-2026',
-    ),
+    .regex(roundHandlePattern, 'Lower-case letters, digits and single dashes, e.g. seed-2026'),
   shareClassId: z
     .string({ error: 'Choose a share class' })
     .trim()

@@ -7,12 +7,12 @@ import {
   type PlanInterval,
   planIntervals,
 } from '@issuer/events';
+import { maxPlanIntervalCount } from '@issuer/events/rules';
 import { checkAmount } from '../payments/businessLogic';
 
 export const maxPlanNameLength = 100;
 export const maxTrialDays = 730;
-/** At most one year per period, as Stripe allows: 52 weeks, 12 months, 1 year. */
-export const maxIntervalCount: Record<PlanInterval, number> = { week: 52, month: 12, year: 1 };
+export const maxIntervalCount: Record<PlanInterval, number> = maxPlanIntervalCount;
 
 export interface PlanTermsInput {
   name: string;

@@ -137,3 +137,12 @@ export function birthdayProblem(text: string): FieldProblem | undefined {
   if (!birthdayPattern.test(trimmed)) return { code: 'date_format' };
   return regexes.date.test(trimmed) ? undefined : { code: 'no_such_date' };
 }
+
+/** A plan's period is at most a year, as Stripe allows: 52 weeks, 12 months, 1 year. */
+export const maxPlanIntervalCount = { week: 52, month: 12, year: 1 } as const;
+
+/** A funding round's handle (the API lower-cases what is typed): `seed-2026`. */
+export const roundHandlePattern = /^[a-z0-9]+(-[a-z0-9]+)*$/;
+
+/** A share's par value in CAD, as a decimal with a dot: `0.0001`. */
+export const parValuePattern = /^\d{1,12}(\.\d{1,10})?$/;

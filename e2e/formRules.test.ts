@@ -1,0 +1,112 @@
+import type { Locator, Page } from 'playwright-core';
+import { expect, it } from 'vitest';
+import {
+  dialogTitled,
+  freshPage,
+  open,
+  openDialog,
+  seedStorage,
+  tokenKey,
+  visible,
+} from './support/screens';
+import { describeInBrowser } from './support/suite';
+
+const phone = { width: 390, height: 844 };
+
+/** The message under a field (the text its input is described by), by the field's label. */
+const messageUnder = (dialog: Locator, label: string) => ({
+  textContent: async () => {
+    const id = await dialog.getByLabel(label, { exact: true }).getAttribute('aria-describedby');
+    return id ? dialog.locator(`[id="${id}"]`).textContent() : null;
+  },
+});
+
+/** Counts the writes the page sends: a form that refuses input itself sends none. */
+function countWrites(page: Page) {
+  const writes: string[] = [];
+  page.on('request', (request) => {
+    if (request.method() !== 'GET') writes.push(`${request.method()} ${request.url()}`);
+  });
+  return writes;
+}
+
+describeInBrowser('forms refuse what the API refuses, in the reader’s language', (suite) => {
+  it('says so in Turkish before sending: a round’s handle and amounts, a share class’s par value and count, a plan’s period (390 px)', async () => {
+    const company = await suite.portal.registerCompany();
+    await suite.portal.verify(company);
+    await suite.portal.makeIssuer(company);
+    await suite.portal.api('POST', '/share-classes', {
+      token: company.token,
+      body: { name: 'Common', kind: 'common', votesPerShare: 1, authorized: 10_000 },
+    });
+    const { context, page } = await freshPage(suite.browser, phone);
+    await seedStorage(page, suite.portal, { [tokenKey]: company.token, locale: 'tr' });
+    const writes = countWrites(page);
+
+    await open(page, suite.portal, '/fundingrounds');
+    const round = await openDialog(
+      page,
+      page.getByRole('button', { name: 'Yeni tur' }),
+      'Yeni fonlama turu',
+    );
+    await round.getByLabel('Kısa ad (adres için)').fill('Seed 2026!');
+    await round.getByLabel('Token fiyatı (CAD)').fill('-5');
+    await round.getByRole('button', { name: 'Kaydet' }).click();
+    await expect
+      .poll(() => messageUnder(round, 'Kısa ad (adres için)').textContent())
+      .toBe('Küçük harf, rakam ve tek tire; örneğin seed-2026');
+    expect(await messageUnder(round, 'Token fiyatı (CAD)').textContent()).toBe(
+      '12,50 gibi, sıfırdan büyük bir CAD tutarı',
+    );
+    // An amount left empty is named as missing, not as malformed.
+    expect(await messageUnder(round, 'Toplanacak tutar (CAD)').textContent()).toBe('Zorunlu');
+    await page.keyboard.press('Escape');
+
+    await open(page, suite.portal, '/captable');
+    const shareClass = await openDialog(
+      page,
+      page.getByRole('button', { name: 'Yeni hisse sınıfı' }),
+      'Yeni hisse sınıfı',
+    );
+    await shareClass.getByLabel('Ad', { exact: true }).fill('Preferred');
+    await shareClass.getByLabel('Kayıtlı hisse').fill('0');
+    await shareClass.getByLabel('Nominal değer (CAD)').fill('abc');
+    await shareClass.getByRole('button', { name: 'Kaydet' }).click();
+    await expect
+      .poll(() => messageUnder(shareClass, 'Nominal değer (CAD)').textContent())
+      .toBe('0,0001 gibi, CAD cinsinden ondalıklı bir tutar');
+    expect(await messageUnder(shareClass, 'Kayıtlı hisse').textContent()).toBe(
+      '1 ile 1.000.000.000.000.000 arasında bir tam sayı',
+    );
+    // A decimal comma, as Turkish writes it, is taken.
+    await shareClass.getByLabel('Kayıtlı hisse').fill('1000');
+    await shareClass.getByLabel('Nominal değer (CAD)').fill('0,0001');
+    await shareClass.getByRole('button', { name: 'Kaydet' }).click();
+    await shareClass.waitFor({ state: 'hidden' });
+    const created = await suite.portal.api<{ name: string; parValue: string | null }[]>(
+      'GET',
+      '/share-classes',
+      { token: company.token },
+    );
+    expect(created.find((row) => row.name === 'Preferred')?.parValue).toBe('0.0001');
+    writes.length = 0;
+
+    await open(page, suite.portal, '/subscriptions');
+    const plans = await openDialog(
+      page,
+      page.getByRole('main').getByRole('button', { name: 'Planlar' }),
+      'Planlar',
+    );
+    await plans.getByRole('button', { name: 'Yeni plan' }).click();
+    const plan = dialogTitled(page, 'Yeni plan');
+    await visible(plan);
+    await plan.getByLabel('Ad', { exact: true }).fill('Premium');
+    await plan.getByLabel('Aralık sayısı').fill('13');
+    await plan.getByRole('button', { name: 'Kaydet' }).click();
+    await expect
+      .poll(() => messageUnder(plan, 'Aralık sayısı').textContent())
+      .toBe('1 ile 12 arasında bir tam sayı: bir dönem en fazla bir yıldır');
+    expect(writes.filter((write) => write.includes('/api/plans'))).toEqual([]);
+    await context.close();
+  });
+});
