@@ -130,6 +130,33 @@ describeInBrowser('funding rounds', (suite) => {
     },
   );
 
+  it('says in Turkish what an investor lacks before ordering (no wallet, KYC not done), at 390 px', async () => {
+    const { company, roundId } = await issuerWithOpenRound(suite.portal);
+    await suite.portal.api('POST', '/customers', {
+      token: company.token,
+      body: { name: 'Bora', lastName: 'Yılmaz', email: `bora-${Date.now().toString(36)}@x.test` },
+    });
+    const { context, page } = await freshPage(suite.browser, phone);
+    await seedStorage(page, suite.portal, { [tokenKey]: company.token, locale: 'tr' });
+    await open(page, suite.portal, `/fundingrounds/round/${roundId}/seed`);
+    await page.getByRole('button', { name: 'Yeni sipariş' }).click();
+    const dialog = page.getByRole('dialog');
+    const investor = dialog.getByRole('combobox').first();
+    await pickOption(page, investor, 'Bora', 'Bora Yılmaz');
+    await dialog.getByRole('button', { name: 'Sipariş ver ve ödemeyi al' }).click();
+    const messageUnderInvestor = async () => {
+      const described = await investor.getAttribute('aria-describedby');
+      return described ? dialog.locator(`[id="${described}"]`).textContent() : null;
+    };
+    await expect
+      .poll(messageUnderInvestor)
+      .toBe(
+        'Bu yatırımcı henüz sipariş veremez: profilinde geçerli bir Ethereum cüzdan adresi yok; yatırımcı durumu en az KYC tamamlandı olmalı',
+      );
+    expect(await sidewaysOverflow(page)).toEqual([]);
+    await context.close();
+  });
+
   it('orders by e-transfer: the investor pays the request, the order completes and links to it', async () => {
     const { company, roundId } = await issuerWithOpenRound(suite.portal);
     const { context, page } = await freshPage(suite.browser, phone);

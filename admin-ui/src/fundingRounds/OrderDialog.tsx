@@ -12,7 +12,7 @@ import { useFormState, useWatch } from 'react-hook-form';
 import { Actions, CustomerInput, FormDialog, formErrors, required } from '../etransfers/formParts';
 import { isolatedCents } from '../payments/money';
 import { useTerminals } from '../payments/useTerminals';
-import { apiUrl, httpClient } from '../session/http';
+import { apiUrl, errorCode, fieldErrors, httpClient } from '../session/http';
 import { useIdempotencyKey } from '../session/idempotencyKey';
 import type { Round } from './types';
 
@@ -97,6 +97,14 @@ export function OrderDialog({
   const { idempotencyKey, renewAfter } = useIdempotencyKey();
   const whole = (value: unknown) =>
     Number.isInteger(value) && (value as number) >= 1 ? undefined : label('whole');
+  /** The API names what the investor lacks (walletAddress, investorStatus): said in the reader's language. */
+  const notReady = (lacking: Record<string, string>) => {
+    const reasons = [
+      ...(lacking.walletAddress ? [translate(label('not_ready_wallet'))] : []),
+      ...(lacking.investorStatus ? [translate(label('not_ready_status'))] : []),
+    ];
+    return { customerId: translate(label('not_ready'), { reasons: reasons.join('; ') }) };
+  };
   const submit = async (values: Record<string, unknown>) => {
     try {
       await httpClient(`${apiUrl}/token-orders`, {
@@ -119,6 +127,7 @@ export function OrderDialog({
       return undefined;
     } catch (error) {
       renewAfter(error);
+      if (errorCode(error) === 'investor_not_ready') return notReady(fieldErrors(error));
       return formErrors(error, notify);
     }
   };
