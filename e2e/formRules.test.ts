@@ -109,4 +109,38 @@ describeInBrowser('forms refuse what the API refuses, in the reader’s language
     expect(writes.filter((write) => write.includes('/api/plans'))).toEqual([]);
     await context.close();
   });
+
+  it('shows a refused form’s message where it does not cover the dialog’s buttons (Turkish, 390 px)', async () => {
+    const company = await suite.portal.registerCompany();
+    await suite.portal.verify(company);
+    const { context, page } = await freshPage(suite.browser, phone);
+    await seedStorage(page, suite.portal, { [tokenKey]: company.token, locale: 'tr' });
+    await open(page, suite.portal, '/customers');
+    const add = await openDialog(
+      page,
+      page.getByRole('button', { name: 'Müşteri ekle' }).first(),
+      'Müşteri ekle',
+    );
+    // Every field refused: with a message under each, the dialog fills the phone's height.
+    await add.getByLabel('Ad', { exact: true }).fill('Ğ'.repeat(101));
+    await add.getByLabel('Soyad').fill('Ğ'.repeat(101));
+    await add.getByLabel('E-posta').fill('not-an-email');
+    await add.getByLabel('Şirket').fill('Ğ'.repeat(201));
+    await add.getByLabel('Unvan').fill('Ğ'.repeat(201));
+    await add.getByRole('button', { name: 'Müşteri ekle' }).click();
+    const toast = page.getByText('Form geçerli değil. Lütfen hataları kontrol edin');
+    await visible(toast);
+    const toastBox = await toast.boundingBox();
+    for (const button of await add.locator('.MuiDialogActions-root button').all()) {
+      const box = await button.boundingBox();
+      if (!toastBox || !box) throw new Error('toast or button not drawn');
+      const apart =
+        toastBox.y + toastBox.height <= box.y ||
+        box.y + box.height <= toastBox.y ||
+        toastBox.x + toastBox.width <= box.x ||
+        box.x + box.width <= toastBox.x;
+      expect(apart, (await button.textContent()) ?? '').toBe(true);
+    }
+    await context.close();
+  });
 });
