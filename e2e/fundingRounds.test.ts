@@ -47,6 +47,7 @@ async function issuerWithOpenRound(portal: Portal) {
     body: {
       name: 'Seed round',
       handle: 'seed',
+      description: 'Our first round, for early customers.',
       shareClassId: common.id,
       tokenPriceCents: 100,
       raiseAmountCents: 100_000,
@@ -98,6 +99,12 @@ describeInBrowser('funding rounds', (suite) => {
       await page.getByRole('link', { name: /Seed round/ }).click();
       await waitForPath(page, `/fundingrounds/round/${roundId}/seed`);
       expect(await sidewaysOverflow(page)).toEqual([]);
+      // The issuer's English description keeps its own direction in an Arabic page: its full
+      // stop ends it, on the right, instead of jumping to the front.
+      const description = page.getByText('Our first round, for early customers.');
+      expect(await description.evaluate((element) => getComputedStyle(element).direction)).toBe(
+        'ltr',
+      );
 
       await page.getByRole('button', { name: texts.order }).click();
       const dialog = page.getByRole('dialog');

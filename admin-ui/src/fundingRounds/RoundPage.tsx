@@ -96,7 +96,7 @@ export default function RoundPage() {
       {back}
       <Stack direction="row" spacing={1} sx={{ alignItems: 'center', my: 1, flexWrap: 'wrap' }}>
         <Typography id="round-title" variant="h5" component="h1" sx={{ overflowWrap: 'anywhere' }}>
-          {data.name}
+          <bdi>{data.name}</bdi>
         </Typography>
         <Chip size="small" color={statusColor[data.status]} label={t(`status.${data.status}`)} />
       </Stack>
@@ -115,7 +115,10 @@ export default function RoundPage() {
           })}
         </Typography>
         {data.description && (
-          <Typography sx={{ mt: 1, whiteSpace: 'pre-line' }}>{data.description}</Typography>
+          // The issuer's own words: their direction is their first letter's, not the page's.
+          <Typography dir="auto" sx={{ mt: 1, whiteSpace: 'pre-line' }}>
+            {data.description}
+          </Typography>
         )}
         {writes && (
           <Stack direction="row" spacing={1} sx={{ mt: 2, flexWrap: 'wrap', gap: 1 }}>
