@@ -24,6 +24,20 @@ describe('the CSV columns a customer import understands', () => {
     expect(fieldOfHeader('constructor')).toBeUndefined();
   });
 
+  it('match the admin UI’s own labels in Turkish and Arabic, whatever the accents', () => {
+    expect(fieldOfHeader('E-posta')).toBe('email');
+    expect(fieldOfHeader('Ad')).toBe('name');
+    expect(fieldOfHeader('SOYAD')).toBe('lastName');
+    expect(fieldOfHeader('Şirket')).toBe('company');
+    expect(fieldOfHeader('Sirket')).toBe('company');
+    expect(fieldOfHeader('YATIRIMCI DURUMU')).toBe('investorStatus');
+    expect(fieldOfHeader('Doğum tarihi')).toBe('birthday');
+    expect(fieldOfHeader('البريد الإلكتروني')).toBe('email');
+    expect(fieldOfHeader('المسمى الوظيفي')).toBe('jobTitle');
+    expect(fieldOfHeader('اسم العائلة')).toBe('lastName');
+    expect(fieldOfHeader('Renk')).toBeUndefined();
+  });
+
   it('import nothing, so the admin UI can bundle them without the server', async () => {
     const source = await readFile(new URL('./csvColumns.ts', import.meta.url), 'utf8');
     expect(source).not.toMatch(/^\s*import\b|\bimport\(|\brequire\(/m);
