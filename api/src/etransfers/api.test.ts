@@ -70,6 +70,42 @@ describe('money requests', () => {
     expect((await list(a, 'deposited')).rows.map((row) => row.id)).toContain(request.id);
   });
 
+  it("shows the customer's name on its deposits in Transactions, and the new name after a rename", async () => {
+    const company = await h.verifiedCompany();
+    const email = `grace-${company.companyId}@example.test`;
+    const customer = { name: 'Grace', lastName: 'Hopper', email };
+    const customerId = (await h.addCustomer(company.token, customer)).id;
+    const payee = { ...company, customerId, email };
+    const request = await requested(payee, 2500);
+    expect((await post(payee, `/api/etransfers/${request.id}/simulator/deposit`)).status).toBe(202);
+    const autodeposit = { fromEmail: email, amountCents: 700 };
+    expect((await post(payee, '/api/etransfers/simulator/incoming', autodeposit)).status).toBe(202);
+    await h.settle();
+    const names = async () => {
+      const tx = await h.call('GET', '/api/transactions', { token: company.token });
+      expect(tx.status).toBe(200);
+      return (await jsonOf<{ kind: string; customerName: string | null }[]>(tx)).map((row) => [
+        row.kind,
+        row.customerName,
+      ]);
+    };
+    expect(await names()).toEqual([
+      ['etransfer', 'Grace Hopper'],
+      ['etransfer', 'Grace Hopper'],
+    ]);
+
+    const renamed = await h.call('PUT', `/api/customers/${customerId}`, {
+      token: company.token,
+      body: { lastName: 'Murray Hopper' },
+    });
+    expect(renamed.status).toBe(200);
+    await h.settle();
+    expect(await names()).toEqual([
+      ['etransfer', 'Grace Murray Hopper'],
+      ['etransfer', 'Grace Murray Hopper'],
+    ]);
+  });
+
   it('declined by the customer, cancelled by the issuer; a settled one cannot be cancelled (409)', async () => {
     const declined = await requested(a);
     expect((await post(a, `/api/etransfers/${declined.id}/simulator/decline`)).status).toBe(202);

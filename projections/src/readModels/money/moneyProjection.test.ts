@@ -398,6 +398,41 @@ describe('names', () => {
     expect((await getTransaction(db.pool, 'co-n', 'pay-n'))?.terminalName).toBeNull();
     expect(await shownInList('co-n')).toMatchObject([{ id: 'pay-n', terminalName: null }]);
   });
+
+  it('given a request deposited in a later batch, then its row shows the name the request named', async () => {
+    const ids = { companyId: 'co-e', etransferId: 'et-e' };
+    await given([
+      customerAdded('co-e', 'cus-e', 'Ada', 'Lovelace'),
+      {
+        type: 'EtransferRequested',
+        data: {
+          ...ids,
+          customerId: 'cus-e',
+          recipientEmail: 'ada@example.test',
+          amountCents: 2500,
+          currency: 'CAD',
+          message: null,
+          reference: null,
+          requestedBy: 'user-1',
+          requestedAt: '2026-01-10T10:00:00.000Z',
+          expiresAt: '2026-01-17T10:00:00.000Z',
+        },
+      },
+    ]);
+    await given([
+      {
+        type: 'EtransferDeposited',
+        data: {
+          ...ids,
+          providerEventId: 'pe-e',
+          amountCents: 2500,
+          currency: 'CAD',
+          depositedAt: '2026-01-11T10:00:00.000Z',
+        },
+      },
+    ]);
+    expect(await shownInList('co-e')).toMatchObject([{ id: 'et-e', customerName: 'Ada Lovelace' }]);
+  });
 });
 
 describe('the transactions list', () => {

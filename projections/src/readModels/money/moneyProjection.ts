@@ -60,14 +60,16 @@ export const moneyProjection: Projection = {
   },
   async apply(events, client) {
     const ids = idsOf(events);
-    const names = await NameBook.load(client, ids.customers, ids.terminals);
+    const etransfers = await loadEtransfers(client, ids.etransfers);
+    // A deposit's event does not name the customer: its row does.
+    const customers = [...etransfers.values()].flatMap((row) => row.customerId ?? []);
+    const names = await NameBook.load(client, [...ids.customers, ...customers], ids.terminals);
     const before = await loadPayments(client, ids.payments);
     const after = new Map(before);
     const changed = new Set<string>();
     const transactions: TransactionRow[] = [];
     const failedRefunds: string[] = [];
     const lines: LedgerLine[] = [];
-    const etransfers = await loadEtransfers(client, ids.etransfers);
     const changedEtransfers = new Map<string, EtransferRow>();
     const statusChanges = new Map<string, string>();
     const matches = new Map<string, { customerId: string; customerName: string | null }>();
