@@ -527,3 +527,43 @@ describeInBrowser('customers', (suite) => {
     await context.close();
   });
 });
+
+describeInBrowser('customers list, e-mail addresses', (suite) => {
+  it('wraps an address after its @ or before a dot, never leaving a letter alone (Turkish, 1280 px)', async () => {
+    const company = await suite.portal.registerCompany();
+    await suite.portal.verify(company);
+    const email = `ayse-${Date.now().toString(36)}@example.com.tr`;
+    await suite.portal.api('POST', '/customers', {
+      token: company.token,
+      body: { name: 'Ayşe', lastName: 'Yılmaz', email },
+    });
+    const { context, page } = await freshPage(suite.browser, { width: 1280, height: 900 });
+    await seedStorage(page, suite.portal, { [tokenKey]: company.token, locale: 'tr' });
+    await open(page, suite.portal, '/customers');
+    const cell = page.getByRole('cell', { name: email, exact: true });
+    await visible(cell);
+    // The address as it is drawn, one string per line.
+    const lines = await cell.evaluate((element) => {
+      const drawn: { top: number; text: string }[] = [];
+      const walker = document.createTreeWalker(element, NodeFilter.SHOW_TEXT);
+      for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+        const text = node.textContent ?? '';
+        for (let index = 0; index < text.length; index++) {
+          const range = document.createRange();
+          range.setStart(node, index);
+          range.setEnd(node, index + 1);
+          const top = Math.round(range.getBoundingClientRect().top);
+          const line = drawn.find((entry) => Math.abs(entry.top - top) < 4);
+          if (line) line.text += text[index];
+          else drawn.push({ top, text: text[index] ?? '' });
+        }
+      }
+      return drawn.map((line) => line.text);
+    });
+    expect(lines.join('')).toBe(email);
+    for (const [index, line] of lines.entries())
+      if (index > 0)
+        expect(line.startsWith('.') || lines[index - 1]?.endsWith('@'), line).toBe(true);
+    await context.close();
+  });
+});

@@ -52,6 +52,7 @@ import {
   useTranslate,
 } from 'react-admin';
 import { Navigate, useParams } from 'react-router-dom';
+import { EmailAddress } from '../layout/EmailAddress';
 import { wrappingCell } from '../lists/cells';
 import { useCanChangeCustomers } from './access';
 import {
@@ -498,8 +499,7 @@ function CustomerRows({ view }: { view: string | undefined }) {
         source="email"
         label={field('email')}
         sx={wrappingCell(140)}
-        // Left to right even in an Arabic cell: else a wrapped address shows its parts reordered.
-        render={(customer: Customer) => <bdi dir="ltr">{customer.email}</bdi>}
+        render={(customer: Customer) => <EmailAddress email={customer.email} />}
       />
       <FunctionField
         source="phone"
