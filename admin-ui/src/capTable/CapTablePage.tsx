@@ -19,6 +19,7 @@ import { useState } from 'react';
 import { useLocale, useTranslate } from 'react-admin';
 import { useSearchParams } from 'react-router-dom';
 import { useCanChangeCustomers } from '../customers/access';
+import { Percent } from '../layout/Percent';
 import { apiUrl, callApi } from '../session/http';
 import { readStored, storageKeys } from '../session/storage';
 import { ShareClassDialog } from './ShareClassDialog';
@@ -156,8 +157,7 @@ export default function CapTablePage() {
                       <TableCell>{holder.name ?? holder.email ?? holder.customerId}</TableCell>
                       <TableCell align="right">{number(holder.shares)}</TableCell>
                       <TableCell align="right">
-                        {/* A no-break space: the sign stays with its number in a narrow column. */}
-                        {`${holder.percentOwned.toLocaleString(locale, { maximumFractionDigits: 2 })}\u00a0%`}
+                        <Percent value={holder.percentOwned} />
                       </TableCell>
                       {table.data.shareClasses.map((shareClass) => (
                         <TableCell key={shareClass.id} align="right">

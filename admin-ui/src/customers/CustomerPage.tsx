@@ -24,7 +24,7 @@ import { CustomerEtransfersDialog } from '../etransfers/CustomerEtransfersDialog
 import { DetailList } from '../profile/DetailList';
 import { CustomerSubscriptionsDialog } from '../subscriptions/CustomerSubscriptionsDialog';
 import { useCanChangeCustomers } from './access';
-import { CustomerTimeline, displayValue } from './CustomerTimeline';
+import { CustomerTimeline, FieldValue } from './CustomerTimeline';
 import {
   type Customer,
   type CustomerAsOf,
@@ -77,7 +77,7 @@ function CustomerDetails({ customer }: { customer: Customer | CustomerAsOf }) {
   const empty = detailFields.filter((name) => isEmpty(customer[name]));
   const rows: [string, ReactNode][] = filled.map((name) => [
     `app.customers.fields.${name}`,
-    <bdi key={name}>{displayValue(name, customer[name], translate)}</bdi>,
+    <FieldValue key={name} field={name} value={customer[name]} />,
   ]);
   rows.push(
     ['app.customers.fields.createdAt', new Date(customer.createdAt).toLocaleString(locale)],
@@ -319,12 +319,13 @@ export default function CustomerPage() {
   return (
     <Box sx={{ py: 2, display: 'flex', flexDirection: 'column', gap: 2 }}>
       <PrintStyles />
-      <Title title={name} />
+      <Title title={<bdi>{name}</bdi>} />
       <Box>{back}</Box>
       <Stack direction="row" sx={{ alignItems: 'center', gap: 2, flexWrap: 'wrap' }}>
-        <Box sx={{ flexGrow: 1 }}>
-          <Typography variant="h5" component="h1">
-            {name}
+        {/* A long name or e-mail wraps anywhere rather than widen the page on a phone. */}
+        <Box sx={{ flexGrow: 1, minWidth: 0, overflowWrap: 'anywhere' }}>
+          <Typography variant="h5" component="h1" data-testid="customer-name">
+            <bdi>{name}</bdi>
             {shown?.starred && (
               <Star
                 color="warning"
@@ -334,8 +335,8 @@ export default function CustomerPage() {
               />
             )}
           </Typography>
-          <Typography color="text.secondary">
-            <bdi>{current.email}</bdi>
+          <Typography color="text.secondary" data-testid="customer-email">
+            <bdi dir="ltr">{current.email}</bdi>
           </Typography>
         </Box>
         <PageActions
@@ -355,7 +356,8 @@ export default function CustomerPage() {
         sx={{
           display: 'grid',
           gap: 2,
-          gridTemplateColumns: { xs: '1fr', md: '3fr 2fr' },
+          // minmax(0, …): a long value wraps inside its card instead of widening the column.
+          gridTemplateColumns: { xs: 'minmax(0, 1fr)', md: 'minmax(0, 3fr) minmax(0, 2fr)' },
           alignItems: 'start',
         }}
       >

@@ -1,16 +1,34 @@
 import { Box, Card, CardContent, List, ListItem, ListItemText, Typography } from '@mui/material';
 import { useTheme } from '@mui/material/styles';
+import type { ReactNode } from 'react';
 import { useLocaleState, useTranslate } from 'react-admin';
+import { formatNumber, formatPercent } from '../layout/formatNumber';
 import type { HistoryEntry } from './customerApi';
 import { investorStatusLabel, leadStatusLabel } from './statuses';
 
 type Translate = ReturnType<typeof useTranslate>;
 
-/** A field's value as a reader sees it: translated statuses, yes/no, lists, "(empty)". */
-export function displayValue(field: string, value: unknown, translate: Translate): string {
+/** Fields whose value is a number to write in the reader's language; the ownership a percentage. */
+const numberFields = new Set(['tokenBalance', 'tokenPrice']);
+
+/** Fields that always read left to right (digits, addresses), even inside Arabic. */
+const leftToRightFields = new Set(['phone', 'email', 'walletAddress']);
+
+/**
+ * A field's value as a reader sees it: translated statuses, yes/no, lists, numbers and
+ * percentages in the reader's language ("1.500.000", "%81,06" in Turkish), "(empty)".
+ */
+export function displayValue(
+  field: string,
+  value: unknown,
+  translate: Translate,
+  locale: string,
+): string {
   if (value === null || value === undefined || value === '') {
     return translate('app.customers.page.empty_value');
   }
+  if (typeof value === 'number' && field === 'percentageOwned') return formatPercent(value, locale);
+  if (typeof value === 'number' && numberFields.has(field)) return formatNumber(value, locale);
   if (field === 'investorStatus') return translate(investorStatusLabel(String(value)));
   if (field === 'leadStatus') return translate(leadStatusLabel(String(value)));
   if (typeof value === 'boolean') return translate(value ? 'app.profile.yes' : 'app.profile.no');
@@ -18,6 +36,48 @@ export function displayValue(field: string, value: unknown, translate: Translate
     return value.length ? value.join(', ') : translate('app.customers.page.empty_value');
   }
   return String(value);
+}
+
+/**
+ * A field's value isolated from the text around it: phone numbers, e-mails and wallet addresses
+ * left to right (in Arabic "+90 532 123 45 67" keeps its order), anything a user typed by its own
+ * first letter (a company's closing full stop stays at its end). Long values wrap anywhere.
+ */
+export function FieldValue({ field, value }: { field: string; value: unknown }) {
+  const translate = useTranslate();
+  const [locale] = useLocaleState();
+  const text = displayValue(field, value, translate, locale);
+  const number = typeof value === 'number';
+  return (
+    <bdi
+      dir={leftToRightFields.has(field) ? 'ltr' : undefined}
+      style={number ? { whiteSpace: 'nowrap' } : { overflowWrap: 'anywhere' }}
+    >
+      {text}
+    </bdi>
+  );
+}
+
+/** A translated sentence with a user's text in it, that text isolated in a `<bdi>`. */
+function WithIsolated({
+  message,
+  name,
+  value,
+}: {
+  message: string;
+  name: string;
+  value: ReactNode;
+}) {
+  const translate = useTranslate();
+  const marker = '\u{e000}';
+  const [before = '', after = ''] = translate(message, { [name]: marker }).split(marker);
+  return (
+    <>
+      {before}
+      <bdi>{value}</bdi>
+      {after}
+    </>
+  );
 }
 
 function actorName(entry: HistoryEntry, translate: Translate) {
@@ -35,6 +95,7 @@ function Entry({ entry }: { entry: HistoryEntry }) {
   return (
     <ListItem divider alignItems="flex-start" data-testid="history-entry">
       <ListItemText
+        sx={{ overflowWrap: 'anywhere', minWidth: 0 }}
         primary={
           <>
             <Typography component="span" sx={{ fontWeight: 600 }}>
@@ -42,31 +103,40 @@ function Entry({ entry }: { entry: HistoryEntry }) {
             </Typography>{' '}
             <Typography component="span" color="text.secondary">
               {new Date(entry.at).toLocaleString(locale)} ·{' '}
-              {translate('app.customers.page.by', { actor: actorName(entry, translate) })}
+              <WithIsolated
+                message="app.customers.page.by"
+                name="actor"
+                value={actorName(entry, translate)}
+              />
             </Typography>
           </>
         }
         secondary={
           <Box component="span" sx={{ display: 'flex', flexDirection: 'column' }}>
             {entry.reason && (
-              <span>{translate('app.customers.page.why', { reason: entry.reason })}</span>
+              <span>
+                <WithIsolated message="app.customers.page.why" name="reason" value={entry.reason} />
+              </span>
             )}
             {entry.evidence && (
               <span>
-                {translate('app.customers.page.evidence_line', { evidence: entry.evidence })}
+                <WithIsolated
+                  message="app.customers.page.evidence_line"
+                  name="evidence"
+                  value={entry.evidence}
+                />
               </span>
             )}
             {changes.map((change) => (
               <span key={change.field}>
-                {label(change.field)}:{' '}
-                <bdi>{displayValue(change.field, change.before, translate)}</bdi>
+                {label(change.field)}: <FieldValue field={change.field} value={change.before} />
                 {arrow}
-                <bdi>{displayValue(change.field, change.after, translate)}</bdi>
+                <FieldValue field={change.field} value={change.after} />
               </span>
             ))}
             {typeof entry.details.title === 'string' && (
               <span>
-                {entry.details.title}: {String(entry.details.message ?? '')}
+                <bdi>{entry.details.title}</bdi>: <bdi>{String(entry.details.message ?? '')}</bdi>
               </span>
             )}
           </Box>

@@ -34,6 +34,7 @@ import { Actor, EventAndAmount, RecordLink } from '../audit/AuditNames';
 import { useCanChangeCustomers } from '../customers/access';
 import { investorStatusLabel, statusView } from '../customers/statuses';
 import { formatCad } from '../layout/formatCad';
+import { Percent } from '../layout/Percent';
 import { DateTime } from '../payments/Money';
 import { callApi, errorCode } from '../session/http';
 import {
@@ -445,7 +446,7 @@ function TopHolders({ data, t }: { data: Dashboard; t: Translate }) {
                 </TableCell>
                 <TableCell align="right">{holder.shares.toLocaleString(locale)}</TableCell>
                 <TableCell align="right">
-                  {`${holder.percentOwned.toLocaleString(locale, { maximumFractionDigits: 2 })} %`}
+                  <Percent value={holder.percentOwned} />
                 </TableCell>
               </TableRow>
             ))}

@@ -10,7 +10,8 @@ export function DetailList({ rows }: { rows: [label: string, value: ReactNode][]
       component="dl"
       sx={{
         display: 'grid',
-        gridTemplateColumns: { xs: '1fr', sm: '200px 1fr' },
+        // minmax(0, 1fr): a long value (an e-mail, a company's full name) wraps, never cut off.
+        gridTemplateColumns: { xs: 'minmax(0, 1fr)', sm: '200px minmax(0, 1fr)' },
         gap: { xs: 0, sm: 1 },
         m: 0,
       }}
@@ -28,7 +29,7 @@ export function DetailList({ rows }: { rows: [label: string, value: ReactNode][]
           >
             {translate(label)}
           </Typography>
-          <Typography component="dd" sx={{ m: 0, fontWeight: 500 }}>
+          <Typography component="dd" sx={{ m: 0, fontWeight: 500, overflowWrap: 'anywhere' }}>
             {value}
           </Typography>
         </Box>
