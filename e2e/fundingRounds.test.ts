@@ -71,7 +71,7 @@ describeInBrowser('funding rounds', (suite) => {
         tokens: 'Tokens',
         submit: 'Order and take payment',
         complete: 'Complete',
-        percent: /^2 % complete/,
+        percent: /^2% complete/,
         holders: /Cap table/,
       },
     ],

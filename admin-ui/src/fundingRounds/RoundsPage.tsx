@@ -18,6 +18,7 @@ import { useState } from 'react';
 import { useLocale, useTranslate } from 'react-admin';
 import { Link, useNavigate } from 'react-router-dom';
 import { useCanChangeCustomers } from '../customers/access';
+import { formatPercent } from '../layout/formatNumber';
 import { isolatedCents } from '../payments/money';
 import { callApi } from '../session/http';
 import { RoundDialog } from './RoundDialog';
@@ -37,7 +38,7 @@ export function RoundProgress({ round }: { round: Round }) {
       <LinearProgress
         variant="determinate"
         value={percent}
-        aria-label={t('percent', { percent: round.percentageComplete.toLocaleString(locale) })}
+        aria-label={t('percent', { percent: formatPercent(round.percentageComplete, locale) })}
         sx={{ height: 8, borderRadius: 4, my: 1 }}
       />
       <Typography variant="body2">
@@ -47,7 +48,7 @@ export function RoundProgress({ round }: { round: Round }) {
         })}
       </Typography>
       <Typography variant="body2" color="text.secondary">
-        {t('percent', { percent: round.percentageComplete.toLocaleString(locale) })}
+        {t('percent', { percent: formatPercent(round.percentageComplete, locale) })}
         {round.status === 'open' || round.status === 'draft'
           ? ` · ${t('days_left', { smart_count: round.remainingDays })}`
           : ''}

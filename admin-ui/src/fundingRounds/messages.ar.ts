@@ -11,7 +11,7 @@ export const fundingArabic: FundingMessages = {
   not_found: 'جولة التمويل هذه غير موجودة',
   back: 'كل الجولات',
   raised: 'جُمع %{raised} من %{goal}',
-  percent: 'اكتمل %{percent} %',
+  percent: 'اكتمل %{percent}',
   days_left:
     'لم يبقَ أي يوم |||| بقي يوم واحد |||| بقي يومان |||| بقي %{smart_count} أيام |||| بقي %{smart_count} يومًا |||| بقي %{smart_count} يوم',
   tokens: 'بيع %{purchased} من %{offered} رمزًا · المتاح %{available}',

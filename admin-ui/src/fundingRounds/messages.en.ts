@@ -9,7 +9,7 @@ export const fundingEnglish = {
   not_found: 'This funding round does not exist',
   back: 'All rounds',
   raised: '%{raised} of %{goal} raised',
-  percent: '%{percent} % complete',
+  percent: '%{percent} complete',
   days_left: '%{smart_count} day left |||| %{smart_count} days left',
   tokens: '%{purchased} of %{offered} tokens purchased · %{available} available',
   price: 'Token price %{price}',

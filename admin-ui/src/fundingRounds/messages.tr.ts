@@ -11,7 +11,7 @@ export const fundingTurkish: FundingMessages = {
   not_found: 'Bu fonlama turu yok',
   back: 'Tüm turlar',
   raised: '%{raised} toplandı · hedef %{goal}',
-  percent: '%%{percent} tamamlandı',
+  percent: '%{percent} tamamlandı',
   days_left: '%{smart_count} gün kaldı |||| %{smart_count} gün kaldı',
   tokens: '%{offered} tokenin %{purchased} adedi satın alındı · %{available} mevcut',
   price: 'Token fiyatı %{price}',
