@@ -155,3 +155,25 @@ describeInBrowser('cap table on a phone', (suite) => {
     await context.close();
   });
 });
+
+describeInBrowser('cap table header', (suite) => {
+  it('keeps its title and buttons on one line each, in Turkish at 1280 px', async () => {
+    const company = await issuerWithCapTable(suite.portal);
+    const { context, page } = await freshPage(suite.browser, desktop);
+    await seedStorage(page, suite.portal, { [tokenKey]: company.token, locale: 'tr' });
+    await open(page, suite.portal, '/captable');
+    const title = page.getByRole('heading', { name: 'Hisse tablosu', level: 1 });
+    await visible(title);
+    const oneLine = async (element: ReturnType<Page['getByRole']>) => {
+      const lineHeight = await element.evaluate((node) =>
+        Number.parseFloat(getComputedStyle(node).lineHeight),
+      );
+      const box = await element.boundingBox();
+      return box !== null && box.height < lineHeight * 1.5 + 16;
+    };
+    expect(await oneLine(title)).toBe(true);
+    expect(await oneLine(page.getByRole('button', { name: 'CSV dışa aktar' }))).toBe(true);
+    expect(await oneLine(page.getByRole('button', { name: 'Yeni hisse sınıfı' }))).toBe(true);
+    await context.close();
+  });
+});

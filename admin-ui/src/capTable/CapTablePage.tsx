@@ -82,17 +82,30 @@ export default function CapTablePage() {
   const writes = useCanChangeCustomers();
   return (
     <Box component="section" aria-labelledby="captable-title" sx={{ py: 2, minWidth: 0 }}>
+      {/* The title and buttons keep their words on one line; the row wraps when it must. */}
       <Stack
         direction={{ xs: 'column', sm: 'row' }}
         spacing={2}
-        sx={{ mb: 2, alignItems: { sm: 'center' } }}
+        useFlexGap
+        sx={{
+          mb: 2,
+          alignItems: { sm: 'center' },
+          flexWrap: 'wrap',
+          '& button': { whiteSpace: 'nowrap' },
+        }}
       >
-        <Typography id="captable-title" variant="h5" component="h1" sx={{ flexGrow: 1 }}>
+        <Typography
+          id="captable-title"
+          variant="h5"
+          component="h1"
+          sx={{ flexGrow: 1, whiteSpace: { sm: 'nowrap' } }}
+        >
           {t('title')}
         </Typography>
         <TextField
           type="date"
           size="small"
+          sx={{ width: { sm: 190 } }}
           label={t('as_of')}
           value={day}
           onChange={(event) => setParams(event.target.value ? { asOf: event.target.value } : {})}
