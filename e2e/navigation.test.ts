@@ -166,15 +166,17 @@ describeInBrowser('navigation', (suite) => {
     const { context, page } = await signedInPage(suite.browser, suite.portal, company, '/');
     await waitForPath(page, '/customers/all');
     const tab = () => page.title();
+    // A record's name shows once the record has loaded: over a second on a busy machine.
+    const afterLoad = { timeout: 10_000 };
     await expect.poll(tab).toBe('Customers · Issuer Portal');
     await navItem(page, 'Dashboard').click();
     await expect.poll(tab).toBe('Dashboard · Issuer Portal');
     await navItem(page, 'Cap table').click();
     await expect.poll(tab).toBe('Cap table · Issuer Portal');
     await open(page, suite.portal, `/customers/all/${customer.id}`);
-    await expect.poll(tab).toBe('Ada Lovelace · Issuer Portal');
+    await expect.poll(tab, afterLoad).toBe('Ada Lovelace · Issuer Portal');
     await open(page, suite.portal, `/fundingrounds/round/${round.id}/harbour-seed`);
-    await expect.poll(tab).toBe('Harbour seed round · Issuer Portal');
+    await expect.poll(tab, afterLoad).toBe('Harbour seed round · Issuer Portal');
     await seedStorage(page, suite.portal, { [tokenKey]: company.token, locale: 'ar' });
     await open(page, suite.portal, '/transactions/all');
     await expect.poll(tab).toBe('المعاملات · بوابة المُصدِرين');

@@ -319,7 +319,7 @@ export default function CustomerPage() {
   return (
     <Box sx={{ py: 2, display: 'flex', flexDirection: 'column', gap: 2 }}>
       <PrintStyles />
-      <Title title={<bdi>{name}</bdi>} />
+      <Title title={name} />
       <Box>{back}</Box>
       <Stack direction="row" sx={{ alignItems: 'center', gap: 2, flexWrap: 'wrap' }}>
         {/* A long name or e-mail wraps anywhere rather than widen the page on a phone. */}
