@@ -27,6 +27,9 @@ export default defineConfig({
           globalSetup: ['e2e/support/globalSetup.ts'],
           testTimeout: 60_000,
           hookTimeout: 120_000,
+          // A page loaded or reloaded beside the whole suite on two cores can take over a second
+          // to show what a poll waits for (1 s is vitest's default); what never shows still fails.
+          expect: { poll: { timeout: 5_000 } },
         },
       },
     ],
