@@ -3,6 +3,7 @@ import { expect, it } from 'vitest';
 import {
   dialogTitled,
   freshPage,
+  messageUnder,
   open,
   openDialog,
   seedStorage,
@@ -13,13 +14,9 @@ import { describeInBrowser } from './support/suite';
 
 const phone = { width: 390, height: 844 };
 
-/** The message under a field (the text its input is described by), by the field's label. */
-const messageUnder = (dialog: Locator, label: string) => ({
-  textContent: async () => {
-    const id = await dialog.getByLabel(label, { exact: true }).getAttribute('aria-describedby');
-    return id ? dialog.locator(`[id="${id}"]`).textContent() : null;
-  },
-});
+/** The message under a dialog's field, by the field's label. */
+const messageOf = (dialog: Locator, label: string) =>
+  messageUnder(dialog.getByLabel(label, { exact: true }));
 
 /** Counts the writes the page sends: a form that refuses input itself sends none. */
 function countWrites(page: Page) {
@@ -53,13 +50,13 @@ describeInBrowser('forms refuse what the API refuses, in the reader’s language
     await round.getByLabel('Token fiyatı (CAD)').fill('-5');
     await round.getByRole('button', { name: 'Kaydet' }).click();
     await expect
-      .poll(() => messageUnder(round, 'Kısa ad (adres için)').textContent())
+      .poll(() => messageOf(round, 'Kısa ad (adres için)'))
       .toBe('Küçük harf, rakam ve tek tire; örneğin seed-2026');
-    expect(await messageUnder(round, 'Token fiyatı (CAD)').textContent()).toBe(
+    expect(await messageOf(round, 'Token fiyatı (CAD)')).toBe(
       '12,50 gibi, sıfırdan büyük bir CAD tutarı',
     );
     // An amount left empty is named as missing, not as malformed.
-    expect(await messageUnder(round, 'Toplanacak tutar (CAD)').textContent()).toBe('Zorunlu');
+    expect(await messageOf(round, 'Toplanacak tutar (CAD)')).toBe('Zorunlu');
     await page.keyboard.press('Escape');
 
     await open(page, suite.portal, '/captable');
@@ -73,9 +70,9 @@ describeInBrowser('forms refuse what the API refuses, in the reader’s language
     await shareClass.getByLabel('Nominal değer (CAD)').fill('abc');
     await shareClass.getByRole('button', { name: 'Kaydet' }).click();
     await expect
-      .poll(() => messageUnder(shareClass, 'Nominal değer (CAD)').textContent())
+      .poll(() => messageOf(shareClass, 'Nominal değer (CAD)'))
       .toBe('0,0001 gibi, CAD cinsinden ondalıklı bir tutar');
-    expect(await messageUnder(shareClass, 'Kayıtlı hisse').textContent()).toBe(
+    expect(await messageOf(shareClass, 'Kayıtlı hisse')).toBe(
       '1 ile 1.000.000.000.000.000 arasında bir tam sayı',
     );
     // A decimal comma, as Turkish writes it, is taken.
@@ -104,7 +101,7 @@ describeInBrowser('forms refuse what the API refuses, in the reader’s language
     await plan.getByLabel('Aralık sayısı').fill('13');
     await plan.getByRole('button', { name: 'Kaydet' }).click();
     await expect
-      .poll(() => messageUnder(plan, 'Aralık sayısı').textContent())
+      .poll(() => messageOf(plan, 'Aralık sayısı'))
       .toBe('1 ile 12 arasında bir tam sayı: bir dönem en fazla bir yıldır');
     expect(writes.filter((write) => write.includes('/api/plans'))).toEqual([]);
     await context.close();

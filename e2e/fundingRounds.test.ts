@@ -2,6 +2,7 @@ import { expect, it } from 'vitest';
 import type { Portal } from './support/portal';
 import {
   freshPage,
+  messageUnder,
   open,
   pickOption,
   seedStorage,
@@ -151,12 +152,8 @@ describeInBrowser('funding rounds', (suite) => {
     const investor = dialog.getByRole('combobox').first();
     await pickOption(page, investor, 'Bora', 'Bora Yılmaz');
     await dialog.getByRole('button', { name: 'Sipariş ver ve ödemeyi al' }).click();
-    const messageUnderInvestor = async () => {
-      const described = await investor.getAttribute('aria-describedby');
-      return described ? dialog.locator(`[id="${described}"]`).textContent() : null;
-    };
     await expect
-      .poll(messageUnderInvestor)
+      .poll(() => messageUnder(investor))
       .toBe(
         'Bu yatırımcı henüz sipariş veremez: profilinde geçerli bir Ethereum cüzdan adresi yok; yatırımcı durumu en az KYC tamamlandı olmalı',
       );

@@ -209,6 +209,12 @@ export async function pickOption(
  * the page is still settling (a list or the sidebar drawn again by a live update) can miss, and a
  * person would click again: so does this, up to three times.
  */
+/** The message under a form field: the text its input is described by (null when none). */
+export async function messageUnder(field: Locator): Promise<string | null> {
+  const id = await field.getAttribute('aria-describedby');
+  return id ? field.page().locator(`[id="${id}"]`).textContent() : null;
+}
+
 /** The open dialog whose heading is `title`. */
 export const dialogTitled = (page: Page, title: string) =>
   page.getByRole('dialog').filter({ has: page.getByRole('heading', { name: title }) });

@@ -16,6 +16,7 @@ import {
   atMost,
   FormDialog,
   formErrors,
+  isWholeIn,
   required,
   trimmed,
 } from '../etransfers/formParts';
@@ -46,7 +47,7 @@ export function ShareClassDialog({ onClose, onDone }: { onClose: () => void; onD
   const { idempotencyKey, renewAfter } = useIdempotencyKey();
   const [locale] = useLocaleState();
   const wholeIn = (min: number, max: number) => (value: unknown) =>
-    Number.isInteger(value) && (value as number) >= min && (value as number) <= max
+    isWholeIn(value, min, max)
       ? undefined
       : {
           message: label('whole_in'),

@@ -16,6 +16,9 @@ export const field = (name: string) => `app.etransfers.fields.${name}`;
 export const asTyped = (value: string) => value ?? '';
 export const trimmed = (value: unknown) => String(value ?? '').trim();
 export const required = (value: string) => (trimmed(value) ? undefined : 'app.etransfers.required');
+/** Whether a number input holds a whole number from min to max. */
+export const isWholeIn = (value: unknown, min: number, max: number) =>
+  Number.isInteger(value) && (value as number) >= min && (value as number) <= max;
 export const atMost = (max: number) => (value: string) =>
   trimmed(value).length > max ? { message: 'app.etransfers.too_long', args: { max } } : undefined;
 

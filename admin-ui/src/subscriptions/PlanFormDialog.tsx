@@ -9,6 +9,7 @@ import {
   atMost,
   FormDialog,
   formErrors,
+  isWholeIn,
   required,
   trimmed,
   useAmountRules,
@@ -26,16 +27,12 @@ import {
 const label = (name: string) => `app.subscriptions.plans.${name}`;
 
 const wholeIn = (min: number, max: number, message: string) => (value: unknown) =>
-  Number.isInteger(value) && (value as number) >= min && (value as number) <= max
-    ? undefined
-    : message;
+  isWholeIn(value, min, max) ? undefined : message;
 
 /** As the API counts it: at most a year's worth of the plan's interval (52 weeks, 12 months, 1 year). */
 const validIntervalCount = (value: unknown, values: Record<string, unknown>) => {
   const max = maxPlanIntervalCount[values.interval as PlanInterval] ?? 1;
-  return wholeIn(1, max, label('count_invalid'))(value) === undefined
-    ? undefined
-    : { message: label('count_invalid'), args: { max } };
+  return isWholeIn(value, 1, max) ? undefined : { message: label('count_invalid'), args: { max } };
 };
 
 function SaveButton() {

@@ -12,7 +12,6 @@ import { checkAmount } from '../payments/businessLogic';
 
 export const maxPlanNameLength = 100;
 export const maxTrialDays = 730;
-export const maxIntervalCount: Record<PlanInterval, number> = maxPlanIntervalCount;
 
 export interface PlanTermsInput {
   name: string;
@@ -81,7 +80,7 @@ export function checkPlanTerms(input: PlanTermsInput): PlanTermsInput {
     const text = `Must be one of ${planIntervals.join(', ')}`;
     throw invalid(text, { interval: text });
   }
-  const max = maxIntervalCount[input.interval];
+  const max = maxPlanIntervalCount[input.interval];
   if (
     !Number.isInteger(input.intervalCount) ||
     input.intervalCount < 1 ||
