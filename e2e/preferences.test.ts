@@ -59,6 +59,33 @@ describeInBrowser('languages and themes', (suite) => {
     await context.close();
   });
 
+  it('shows a Latin company name in the Arabic sidebar as written, its final period at its end', async () => {
+    const name = 'Anadolu Teknoloji A.Ş.';
+    const company = await suite.portal.registerCompany({ companyName: name });
+    const { context, page } = await signedInPage(suite.browser, suite.portal, company, '/profile');
+    await waitForPath(page, '/profile');
+    await chooseLanguage(page, arabic);
+    await expect.poll(() => direction(page)).toEqual({ document: 'rtl', attribute: 'rtl' });
+
+    const shown = page.getByTestId('company-name');
+    await visible(shown);
+    expect(await shown.locator('bdi').textContent()).toBe(name);
+    // What the reader sees: the period drawn right of the name's first letter, not left of it
+    // (".Anadolu Teknoloji A.Ş" is what a right-to-left line makes of it without isolation).
+    const [first, last] = await shown.evaluate((element) => {
+      const text = document.createTreeWalker(element, NodeFilter.SHOW_TEXT).nextNode() as Text;
+      const left = (offset: number) => {
+        const range = document.createRange();
+        range.setStart(text, offset);
+        range.setEnd(text, offset + 1);
+        return range.getBoundingClientRect().left;
+      };
+      return [left(0), left(text.length - 1)];
+    });
+    expect(last).toBeGreaterThan(first);
+    await context.close();
+  });
+
   it('saves a theme to the user profile, so it follows the user into a new browser', async () => {
     const company = await suite.portal.registerCompany();
     const first = await signedInPage(suite.browser, suite.portal, company, '/');

@@ -34,7 +34,8 @@ export function SidebarHeader({ compact }: { compact: boolean }) {
           data-testid="company-name"
           sx={{ fontWeight: 700, lineHeight: 1.2 }}
         >
-          {user.data.companyName}
+          {/* Isolated: in Arabic a Latin name's final period stays at its end ("A.Ş."), not its start. */}
+          <bdi>{user.data.companyName}</bdi>
         </Typography>
       </Box>
       <Typography
@@ -89,7 +90,7 @@ function CompanyAccount({ user, locale }: { user: SessionUser; locale: string })
           >
             {terminals.map((deviceId, index) => (
               <MenuItem key={deviceId} value={deviceId}>
-                {nameOf(deviceId, index)}
+                <bdi>{nameOf(deviceId, index)}</bdi>
               </MenuItem>
             ))}
           </TextField>
