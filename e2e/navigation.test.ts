@@ -2,6 +2,7 @@ import type { Page } from 'playwright-core';
 import { expect, it } from 'vitest';
 import type { Portal } from './support/portal';
 import {
+  freshPage,
   navItem,
   open,
   seedStorage,
@@ -185,6 +186,44 @@ describeInBrowser('navigation', (suite) => {
     await expect.poll(tab).toBe('بوابة المُصدِرين');
     await context.close();
   });
+
+  it.each([
+    [
+      'English',
+      'en',
+      'Issuer Portal',
+      ['Profile', 'My Profile', 'Funding Rounds', 'Cap table', 'NFT Orders'],
+    ],
+    [
+      'Turkish',
+      'tr',
+      'Issuer Portal',
+      ['Profil', 'Profilim', 'Fonlama Turları', 'Hisse tablosu', 'NFT Siparişleri'],
+    ],
+    [
+      'Arabic',
+      'ar',
+      'بوابة المُصدِرين',
+      ['الملف', 'ملفي الشخصي', 'جولات التمويل', 'جدول الملكية', 'طلبات NFT'],
+    ],
+  ] as const)(
+    'titles the app bar of the profile, funding round, cap table and token order screens as their navigation items (%s)',
+    async (_language, locale, portalName, titles) => {
+      const company = await suite.portal.registerCompany();
+      await suite.portal.verify(company);
+      await suite.portal.makeIssuer(company);
+      const { context, page } = await freshPage(suite.browser);
+      await seedStorage(page, suite.portal, { [tokenKey]: company.token, locale });
+      const appBarTitle = () => page.locator('#react-admin-title').textContent();
+      const paths = ['/profile', '/pages/profile', '/fundingrounds', '/captable', '/nftorders/all'];
+      for (const [index, path] of paths.entries()) {
+        await open(page, suite.portal, path);
+        await expect.poll(appBarTitle).toBe(titles[index]);
+        await expect.poll(() => page.title()).toBe(`${titles[index]} · ${portalName}`);
+      }
+      await context.close();
+    },
+  );
 
   it('sends every unknown path to the 404 page', async () => {
     const company = await suite.portal.registerCompany();

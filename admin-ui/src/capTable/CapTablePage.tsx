@@ -16,7 +16,7 @@ import {
 } from '@mui/material';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { useLocale, useTranslate } from 'react-admin';
+import { Title, useLocale, useTranslate } from 'react-admin';
 import { useSearchParams } from 'react-router-dom';
 import { useCanChangeCustomers } from '../customers/access';
 import { Percent } from '../layout/Percent';
@@ -82,6 +82,7 @@ export default function CapTablePage() {
   const writes = useCanChangeCustomers();
   return (
     <Box component="section" aria-labelledby="captable-title" sx={{ py: 2, minWidth: 0 }}>
+      <Title title={translate('app.nav.captable')} />
       {/* The title and buttons keep their words on one line; the row wraps when it must. */}
       <Stack
         direction={{ xs: 'column', sm: 'row' }}

@@ -4,7 +4,7 @@ import SwapHoriz from '@mui/icons-material/SwapHoriz';
 import { Box, Button, Chip, CircularProgress, Paper, Stack, Typography } from '@mui/material';
 import { useQuery } from '@tanstack/react-query';
 import { lazy, Suspense, useState } from 'react';
-import { HttpError, useLocale, useTranslate } from 'react-admin';
+import { HttpError, Title, useLocale, useTranslate } from 'react-admin';
 import { Link } from 'react-router-dom';
 import { EtransferStatusChip } from '../etransfers/EtransferStatusChip';
 import { fetchEtransfer } from '../etransfers/etransferApi';
@@ -98,6 +98,7 @@ export default function OrderPage({ orderId }: { orderId: string }) {
   const when = (iso: string) => new Date(iso).toLocaleString(locale);
   return (
     <Box component="section" aria-labelledby="order-title" sx={{ py: 2, minWidth: 0 }}>
+      <Title title={t('orders.one', { tokens: data.tokens.toLocaleString(locale) })} />
       {back}
       <Stack direction="row" spacing={1} sx={{ alignItems: 'center', my: 1, flexWrap: 'wrap' }}>
         <Typography id="order-title" variant="h5" component="h1">

@@ -1,6 +1,6 @@
 import { Alert, Box, CircularProgress, Typography } from '@mui/material';
 import { useQuery } from '@tanstack/react-query';
-import { useTranslate } from 'react-admin';
+import { Title, useTranslate } from 'react-admin';
 import { callApi } from '../session/http';
 import { OrdersTable } from './OrdersTable';
 import type { TokenOrder } from './types';
@@ -16,6 +16,7 @@ export default function OrdersPage() {
   });
   return (
     <Box component="section" aria-labelledby="orders-title" sx={{ py: 2, minWidth: 0 }}>
+      <Title title={translate('app.nav.nftorders')} />
       <Typography id="orders-title" variant="h5" component="h1" sx={{ mb: 2 }}>
         {t('orders.title')}
       </Typography>

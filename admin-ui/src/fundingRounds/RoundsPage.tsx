@@ -15,7 +15,7 @@ import {
 } from '@mui/material';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { useLocale, useTranslate } from 'react-admin';
+import { Title, useLocale, useTranslate } from 'react-admin';
 import { Link, useNavigate } from 'react-router-dom';
 import { useCanChangeCustomers } from '../customers/access';
 import { formatPercent } from '../layout/formatNumber';
@@ -71,6 +71,7 @@ export default function RoundsPage() {
   const writes = useCanChangeCustomers();
   return (
     <Box component="section" aria-labelledby="rounds-title" sx={{ py: 2, minWidth: 0 }}>
+      <Title title={translate('app.nav.rounds')} />
       <Stack direction="row" spacing={2} sx={{ mb: 2, alignItems: 'center', flexWrap: 'wrap' }}>
         <Typography id="rounds-title" variant="h5" component="h1" sx={{ flexGrow: 1 }}>
           {t('title')}

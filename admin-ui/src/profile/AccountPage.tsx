@@ -1,5 +1,5 @@
 import { Card, CardContent, Typography } from '@mui/material';
-import { useTranslate } from 'react-admin';
+import { Title, useTranslate } from 'react-admin';
 import { useSessionUser } from '../session/sessionStore';
 import { DetailList } from './DetailList';
 
@@ -10,6 +10,7 @@ export default function AccountPage() {
   if (!user) return null;
   return (
     <Card component="section" aria-labelledby="account-title">
+      <Title title={translate('app.nav.my_profile')} />
       <CardContent>
         <Typography id="account-title" variant="h5" component="h1" gutterBottom>
           {translate('app.account.title')}

@@ -1,6 +1,6 @@
 import { Alert, Box } from '@mui/material';
 import { useEffect } from 'react';
-import { useTranslate } from 'react-admin';
+import { Title, useTranslate } from 'react-admin';
 import { refreshProfile } from '../session/refreshProfile';
 import { useSessionUser } from '../session/sessionStore';
 import { CompanyProfileCard } from './CompanyProfileCard';
@@ -16,6 +16,7 @@ export default function ProfilePage() {
   if (!user) return null;
   return (
     <Box sx={{ display: 'flex', flexDirection: 'column', gap: 3 }}>
+      <Title title={translate('app.nav.profile')} />
       {user.data.verified !== 1 && (
         <Alert severity="info" role="status">
           {translate('app.profile.pending_verification')}
