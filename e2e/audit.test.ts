@@ -9,6 +9,7 @@ const languages = [
     details: 'Details',
     customerAdded: 'Customer added',
     customerRecord: 'Customer',
+    paymentRecord: 'Payment',
     paymentRequested: 'Payment requested',
     amount: /\$12\.50\sCAD/,
     width: 1280,
@@ -19,6 +20,7 @@ const languages = [
     details: 'التفاصيل',
     customerAdded: 'أُضيف العميل',
     customerRecord: 'العميل',
+    paymentRecord: 'الدفعة',
     paymentRequested: 'طُلبت الدفعة',
     amount: /12\.50\s\$\sCAD/,
     width: 390,
@@ -43,7 +45,12 @@ describeInBrowser('audit log', (suite) => {
     });
     await suite.portal.api('POST', '/payments', {
       token: company.token,
-      body: { terminalId: terminal.id, amountCents: 1250, currency: 'CAD' },
+      body: {
+        terminalId: terminal.id,
+        amountCents: 1250,
+        currency: 'CAD',
+        description: 'Coffee beans',
+      },
     });
     for (const language of languages) {
       const { context, page } = await freshPage(suite.browser, {
@@ -58,9 +65,14 @@ describeInBrowser('audit log', (suite) => {
       const added = page.getByText(language.customerAdded, { exact: true }).first();
       await added.waitFor({ state: 'visible' });
       expect(await page.getByText('CustomerAdded').count()).toBe(0);
-      // Which record, in the table's column or, on a phone, under the event.
-      const record = page.getByText(new RegExp(`^${language.customerRecord} · [0-9a-f-]{8}$`));
+      // Which record, by the name its reader knows, in the table's column or, on a phone, under
+      // the event.
+      const record = page.getByText(`${language.customerRecord} · Ada Audit`, { exact: true });
       await record.first().waitFor({ state: 'visible' });
+      await page
+        .getByText(`${language.paymentRecord} · Coffee beans`, { exact: true })
+        .first()
+        .waitFor({ state: 'visible' });
       if (language.width === 390) {
         // On a phone the time floats at the line's end, kept apart from the event's name.
         const gap = await page

@@ -1,7 +1,15 @@
 import { Link } from '@mui/material';
-import { useTranslate } from 'react-admin';
+import { type RaRecord, useGetManyAggregate, useTranslate } from 'react-admin';
 import { Link as RouterLink } from 'react-router-dom';
+import type { Customer } from '../customers/customerApi';
+import type { DocumentRecord } from '../documents/documentApi';
+import type { Etransfer } from '../etransfers/etransferApi';
+import type { TokenOrder } from '../fundingRounds/types';
+import { customerChoiceText } from '../lists/customerFilter';
 import { Money } from '../payments/Money';
+import type { Payment } from '../payments/paymentApi';
+import { useSessionUser } from '../session/sessionStore';
+import type { Plan, Subscription } from '../subscriptions/subscriptionApi';
 import { type AuditEntry, recordPath } from './auditApi';
 
 /** What an event means, in the reader's language; an unknown type shows as stored. */
@@ -36,13 +44,70 @@ export function Actor({ entry }: { entry: Pick<AuditEntry, 'actorId' | 'actorNam
   return <bdi>{entry.actorName ?? entry.actorId}</bdi>;
 }
 
-type RecordOf = { entry: Pick<AuditEntry, 'resource' | 'recordId'> };
+type RecordOf = { entry: Pick<AuditEntry, 'resource' | 'recordId' | 'actorId' | 'actorName'> };
 
-/** The record an entry is about ("Payment · pay_68de"), as text. */
+interface RecordNamer {
+  /** The API's list of such records, which getMany reads by id. */
+  apiResource: string;
+  name: (record: RaRecord) => string | null;
+}
+
+type TokenOrderRecord = TokenOrder & RaRecord;
+
+const joined = (...parts: (string | null | undefined)[]) => parts.filter(Boolean).join(' · ');
+
+/** How the log names a record of each resource the API lists by id. */
+const recordNamers: Record<string, RecordNamer> = {
+  customers: { apiResource: 'customers', name: (r) => customerChoiceText(r as Customer) },
+  payments: {
+    apiResource: 'payments',
+    name: (r) => (r as Payment).customerName ?? (r as Payment).description,
+  },
+  etransfers: {
+    apiResource: 'etransfers',
+    name: (r) => (r as Etransfer).customerName ?? (r as Etransfer).email,
+  },
+  subscriptions: {
+    apiResource: 'subscriptions',
+    name: (r) => joined((r as Subscription).customerName, (r as Subscription).planName),
+  },
+  plans: { apiResource: 'plans', name: (r) => (r as Plan).name },
+  document: { apiResource: 'documents', name: (r) => (r as DocumentRecord).title },
+  tokenorder: {
+    apiResource: 'token-orders',
+    name: (r) => joined((r as TokenOrderRecord).customerName, (r as TokenOrderRecord).roundName),
+  },
+};
+
+/** Records of which a company has one: their kind alone names them. */
+const singletons = new Set(['wallet', 'billing-settings']);
+
+/**
+ * The record's name as the reader knows it ("Ada Lovelace", "Gold plan"), looked up by id; rows
+ * on one screen share one request per resource. Null until loaded, and when the record is gone
+ * or the reader may not see it.
+ */
+function useRecordName({ resource, recordId, actorId, actorName }: RecordOf['entry']) {
+  const namer = recordNamers[resource];
+  const company = useSessionUser()?.data.companyName;
+  const { data } = useGetManyAggregate(
+    namer?.apiResource ?? resource,
+    { ids: [recordId] },
+    { enabled: namer !== undefined, retry: false },
+  );
+  if (namer) return data?.[0] ? namer.name(data[0]) || null : null;
+  if (resource === 'company') return company ?? null;
+  if (resource === 'users' && recordId === actorId) return actorName;
+  return null;
+}
+
+/** The record an entry is about ("Customer · Ada Lovelace"; "Payment · pay_68de" until named). */
 export function RecordName({ entry }: RecordOf) {
   const translate = useTranslate();
+  const name = useRecordName(entry);
   const kind = translate(`app.audit.resources.${entry.resource}`, { _: entry.resource });
-  return <bdi>{`${kind} · ${entry.recordId.slice(0, 8)}`}</bdi>;
+  if (singletons.has(entry.resource)) return <>{kind}</>;
+  return <bdi>{`${kind} · ${name ?? entry.recordId.slice(0, 8)}`}</bdi>;
 }
 
 /** The record's name, linked to its screen when it has one. */
