@@ -292,6 +292,9 @@ describeInBrowser('payments', (suite) => {
     // the live update when it came first, or else from the API's refusal.
     await drawer.getByRole('button', { name: texts.refund }).click();
     expect(await refundDialog.getByLabel(texts.refundAmount).inputValue()).toBe('7.34');
+    // The title names the payment, not what a refund would return: that is the field's, 7.34.
+    const title = await refundDialog.getByRole('heading').textContent();
+    expect(title?.replace(/[\u2066-\u2069]/g, '')).toBe(`Refund a payment of ${paid}`);
     const [payment] = await suite.portal.api<{ id: string }[]>('GET', '/payments', {
       token: company.token,
     });

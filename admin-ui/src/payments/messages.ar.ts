@@ -70,7 +70,7 @@ export const paymentsArabic: PaymentsMessages = {
   },
   refund: {
     action: 'استرداد',
-    title: 'استرداد %{amount}',
+    title: 'استرداد دفعة بقيمة %{amount}',
     amount: 'مبلغ الاسترداد (CAD)',
     amount_help: 'يمكن استرداد %{amount} كحد أقصى',
     too_much: 'لا يمكن استرداد أكثر من %{amount}',

@@ -65,7 +65,7 @@ export const paymentsEnglish = {
   },
   refund: {
     action: 'Refund',
-    title: 'Refund %{amount}',
+    title: 'Refund a payment of %{amount}',
     amount: 'Refund amount (CAD)',
     amount_help: 'Up to %{amount} remains refundable',
     too_much: 'At most %{amount} can be refunded',

@@ -71,7 +71,7 @@ export const paymentsTurkish: PaymentsMessages = {
   },
   refund: {
     action: 'İade et',
-    title: '%{amount} iade et',
+    title: '%{amount} tutarındaki ödemeyi iade et',
     amount: 'İade tutarı (CAD)',
     amount_help: 'En fazla %{amount} iade edilebilir',
     too_much: 'En fazla %{amount} iade edilebilir',
