@@ -33,7 +33,11 @@ const texts = {
     fundingEmpty: 'No funding rounds yet',
     investorsEmpty: 'No customers yet',
     holdersEmpty: 'No shares issued yet',
-    ranges: ['TW', 'LW', '2W'],
+    ranges: [
+      'This week, from Monday',
+      'Last week, Monday to Sunday',
+      'Last 14 days, today included',
+    ],
     // An event's name, then its record ("Payment captured · Payment · pay_1a2b").
     eventLine: /^[A-Z][a-z-]*( [a-zA-Z-]+)* · /,
   },
@@ -43,9 +47,32 @@ const texts = {
     fundingEmpty: 'لا توجد جولات تمويل بعد',
     investorsEmpty: 'لا يوجد عملاء بعد',
     holdersEmpty: 'لم تُصدر أسهم بعد',
-    ranges: ['الحالي', 'السابق', 'أسبوعان'],
+    ranges: [
+      'هذا الأسبوع، منذ يوم الاثنين',
+      'الأسبوع الماضي، من الاثنين إلى الأحد',
+      'آخر 14 يومًا، بما فيها اليوم',
+    ],
     eventLine: /^[\u0600-\u06FF][\u0600-\u06FF ]* · /,
   },
+} as const;
+
+/** The funding chart's period buttons: what each shows, and the full wording it is named by. */
+const periods = {
+  en: [
+    ['This week', 'This week, from Monday'],
+    ['Last week', 'Last week, Monday to Sunday'],
+    ['Last 14 days', 'Last 14 days, today included'],
+  ],
+  tr: [
+    ['Bu hafta', 'Bu hafta, pazartesiden bu yana'],
+    ['Geçen hafta', 'Geçen hafta, pazartesiden pazara'],
+    ['Son 14 gün', 'Son 14 gün, bugün dahil'],
+  ],
+  ar: [
+    ['هذا الأسبوع', 'هذا الأسبوع، منذ يوم الاثنين'],
+    ['الأسبوع الماضي', 'الأسبوع الماضي، من الاثنين إلى الأحد'],
+    ['آخر 14 يومًا', 'آخر 14 يومًا، بما فيها اليوم'],
+  ],
 } as const;
 
 /** A verified issuer with two KYC-complete customers, a paid and a pending payment, a monthly subscription and shares issued. */
@@ -375,6 +402,54 @@ describeInBrowser('dashboard', (suite) => {
       await visible(page.getByText(t.fundingEmpty));
       await visible(page.getByText(t.holdersEmpty));
       expect(await sidewaysOverflow(page)).toEqual([]);
+      await context.close();
+    },
+  );
+
+  it.each([
+    ['English', 'en'],
+    ['Turkish', 'tr'],
+    ['Arabic', 'ar'],
+  ] as const)(
+    'names the funding chart’s periods in words on a 390 px phone, in %s, with their full wording on hover',
+    async (_language, locale) => {
+      const company = await suite.portal.registerCompany();
+      await suite.portal.verify(company);
+      const { context, page } = await dashboardPage(
+        suite.portal,
+        suite.browser,
+        company,
+        locale,
+        phone,
+      );
+      const funding = page.getByTestId('dashboard-funding');
+      const buttons = funding.getByRole('button');
+      await visible(buttons.first());
+      // In order, each shows its short label and is named by its full wording.
+      expect(await buttons.allInnerTexts()).toEqual(periods[locale].map(([label]) => label));
+      const names = await buttons.evaluateAll((all) =>
+        all.map((b) => b.getAttribute('aria-label')),
+      );
+      expect(names).toEqual(periods[locale].map(([, name]) => name));
+      // One line each, side by side, inside the phone's width.
+      const boxes = await buttons.evaluateAll((all) =>
+        all.map((b) => {
+          const box = b.getBoundingClientRect();
+          return { top: box.top, height: box.height, left: box.left, right: box.right };
+        }),
+      );
+      const width = await page.evaluate(() => document.documentElement.clientWidth);
+      for (const box of boxes) {
+        expect(box.top).toBe(boxes[0]?.top);
+        expect(box.height).toBeLessThan(40);
+        expect(box.left).toBeGreaterThanOrEqual(0);
+        expect(box.right).toBeLessThanOrEqual(width);
+      }
+      expect(await sidewaysOverflow(page)).toEqual([]);
+      // Hovering one shows its full wording.
+      const [label, name] = periods[locale][2];
+      await funding.getByRole('button', { name: label }).hover();
+      await expect.poll(() => page.getByRole('tooltip').textContent(), eventually).toBe(name);
       await context.close();
     },
   );

@@ -22,6 +22,7 @@ import {
   TableRow,
   ToggleButton,
   ToggleButtonGroup,
+  Tooltip,
   Typography,
 } from '@mui/material';
 import { LineChart } from '@mui/x-charts/LineChart';
@@ -358,10 +359,17 @@ function FundingProgress({ data, t }: { data: Dashboard; t: Translate }) {
       onChange={(_event, next: FundingRange | null) => next && setRange(next)}
       aria-label={t('ranges.label')}
     >
+      {/* A short label in words; its full wording names it and shows on hover, focus or a long press. */}
       {fundingRanges.map((id) => (
-        <ToggleButton key={id} value={id} title={t(`ranges.${id}_long`)} sx={{ px: 1.25 }}>
-          {t(`ranges.${id}`)}
-        </ToggleButton>
+        <Tooltip key={id} title={t(`ranges.${id}_long`)}>
+          <ToggleButton
+            value={id}
+            aria-label={t(`ranges.${id}_long`)}
+            sx={{ px: 1.25, whiteSpace: 'nowrap' }}
+          >
+            {t(`ranges.${id}`)}
+          </ToggleButton>
+        </Tooltip>
       ))}
     </ToggleButtonGroup>
   );

@@ -47,7 +47,7 @@ export interface Dashboard {
 /** The query key live updates refresh on every change (see live/liveResources.ts). */
 export const dashboardQueryKey = 'dashboard';
 
-/** The seed's chart ranges: this week, last week, the last two weeks. */
+/** The seed's chart ranges (TW, LW, 2W): this week, last week, the last 14 days. */
 export const fundingRanges = ['tw', 'lw', '2w'] as const;
 export type FundingRange = (typeof fundingRanges)[number];
 
