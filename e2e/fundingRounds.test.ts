@@ -32,7 +32,7 @@ async function issuerWithOpenRound(portal: Portal) {
     token,
     body: { name: 'Common', kind: 'common', votesPerShare: 1, authorized: 100_000 },
   });
-  await portal.api('POST', '/customers', {
+  const investor = await portal.api<{ id: string }>('POST', '/customers', {
     token,
     body: {
       name: 'Ada',
@@ -57,7 +57,7 @@ async function issuerWithOpenRound(portal: Portal) {
     },
   });
   await portal.api('POST', `/funding-rounds/${round.id}/open`, { token });
-  return { company, terminalId: terminal.id, roundId: round.id };
+  return { company, terminalId: terminal.id, roundId: round.id, investorId: investor.id };
 }
 
 describeInBrowser('funding rounds', (suite) => {
@@ -68,7 +68,8 @@ describeInBrowser('funding rounds', (suite) => {
       desktop,
       {
         order: 'New order',
-
+        // On a desktop the tokens open the order; on a phone the whole row does.
+        orderLink: /^20$/,
         tokens: 'Tokens',
         submit: 'Order and take payment',
         complete: 'Complete',
@@ -82,7 +83,7 @@ describeInBrowser('funding rounds', (suite) => {
       phone,
       {
         order: 'طلب جديد',
-
+        orderLink: /^Ada Lovelace/,
         tokens: 'الرموز',
         submit: 'اطلب واستلم الدفع',
         complete: 'مكتمل',
@@ -127,7 +128,7 @@ describeInBrowser('funding rounds', (suite) => {
       );
 
       await open(page, suite.portal, '/nftorders');
-      await page.getByRole('link', { name: /^(20|٢٠)$/ }).click();
+      await page.getByRole('link', { name: texts.orderLink }).click();
       await waitForPath(page, /^\/nftorders\/ord_/);
       await visible(page.getByText(/^0x[0-9a-f]{64} \(#\d+\)$/));
       expect(await sidewaysOverflow(page)).toEqual([]);
@@ -137,6 +138,42 @@ describeInBrowser('funding rounds', (suite) => {
       await context.close();
     },
   );
+
+  it('opens an order on a 390 px phone by tapping anywhere on its row, or by Enter on the focused row', async () => {
+    const { company, terminalId, roundId, investorId } = await issuerWithOpenRound(suite.portal);
+    const order = await suite.portal.api<{ id: string }>('POST', '/token-orders', {
+      token: company.token,
+      body: {
+        roundId,
+        customerId: investorId,
+        tokens: 20,
+        payment: { method: 'terminal', terminalId },
+      },
+    });
+    const context = await suite.browser.newContext({ viewport: phone, hasTouch: true });
+    context.setDefaultTimeout(15_000);
+    const page = await context.newPage();
+    await seedStorage(page, suite.portal, { [tokenKey]: company.token, locale: 'en' });
+    await open(page, suite.portal, '/nftorders/all');
+    // The investor's name was a link to the customer, the date no link at all: both open the order.
+    await page.getByText('Ada Lovelace', { exact: true }).tap();
+    await waitForPath(page, `/nftorders/${order.id}`);
+    await page.goBack();
+    const row = page.getByRole('link', { name: /^Ada Lovelace/ });
+    await row.getByText(/\d{4}/).tap();
+    await waitForPath(page, `/nftorders/${order.id}`);
+    await page.goBack();
+    // A key pressed first makes the focus a keyboard one, as reaching the row by Tab does.
+    await page.keyboard.press('Shift');
+    await row.focus();
+    await expect
+      .poll(() => row.evaluate((element) => getComputedStyle(element).outlineStyle))
+      .toBe('solid');
+    await page.keyboard.press('Enter');
+    await waitForPath(page, `/nftorders/${order.id}`);
+    expect(await sidewaysOverflow(page)).toEqual([]);
+    await context.close();
+  });
 
   it('says in Turkish what an investor lacks before ordering (no wallet, KYC not done), at 390 px', async () => {
     const { company, roundId } = await issuerWithOpenRound(suite.portal);

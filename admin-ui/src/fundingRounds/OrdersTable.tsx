@@ -3,6 +3,7 @@ import {
   Box,
   Button,
   Chip,
+  ListItemButton,
   Stack,
   Table,
   TableBody,
@@ -57,7 +58,11 @@ export function OrderActions({ order, onChanged }: { order: TokenOrder; onChange
   );
 }
 
-/** Orders as a table on a wide screen, as stacked rows on a phone (no horizontal scroll). */
+/**
+ * Orders as a table on a wide screen; on a phone as stacked rows (no horizontal scroll), each one
+ * link to its order as the app's other phone lists are, with the order's actions below it: a
+ * button inside a link is not allowed, and the investor is a link on the order's page.
+ */
 export function OrdersTable({
   orders,
   showRound,
@@ -87,25 +92,40 @@ export function OrdersTable({
     return (
       <Box component="ul" aria-labelledby={labelledBy} sx={{ listStyle: 'none', p: 0, m: 0 }}>
         {orders.map((order) => (
-          <Box
-            component="li"
-            key={order.id}
-            sx={{ py: 1.5, borderBottom: 1, borderColor: 'divider' }}
-          >
-            <Stack direction="row" spacing={1} sx={{ alignItems: 'center', mb: 0.5 }}>
-              <Box sx={{ flexGrow: 1, minWidth: 0, overflowWrap: 'anywhere' }}>{who(order)}</Box>
-              {status(order)}
-            </Stack>
-            <Typography variant="body2">
-              <Link to={`/nftorders/${order.id}`}>{order.tokens.toLocaleString(locale)}</Link>
-              {' · '}
-              <bdi>{isolatedCents(order.amountCents, locale)}</bdi>
-              {showRound && order.roundName ? ` · ${order.roundName}` : ''}
-            </Typography>
-            <Typography variant="body2" color="text.secondary">
-              {when(order)}
-            </Typography>
-            <OrderActions order={order} onChanged={onChanged} />
+          <Box component="li" key={order.id} sx={{ borderBottom: 1, borderColor: 'divider' }}>
+            <ListItemButton
+              component={Link}
+              to={`/nftorders/${order.id}`}
+              sx={{
+                display: 'block',
+                py: 1.5,
+                px: 1,
+                // Beyond the button's faint grey, a ring that shows which row Enter opens.
+                '&.Mui-focusVisible': {
+                  outline: (theme) => `2px solid ${theme.palette.primary.main}`,
+                  outlineOffset: -2,
+                },
+              }}
+            >
+              <Stack direction="row" spacing={1} sx={{ alignItems: 'center', mb: 0.5 }}>
+                <Box sx={{ flexGrow: 1, minWidth: 0, overflowWrap: 'anywhere' }}>
+                  {order.customerName ?? order.customerId}
+                </Box>
+                {status(order)}
+              </Stack>
+              <Typography variant="body2">
+                {order.tokens.toLocaleString(locale)}
+                {' · '}
+                <bdi>{isolatedCents(order.amountCents, locale)}</bdi>
+                {showRound && order.roundName ? ` · ${order.roundName}` : ''}
+              </Typography>
+              <Typography variant="body2" color="text.secondary">
+                {when(order)}
+              </Typography>
+            </ListItemButton>
+            <Box sx={{ px: 1, '&:has(button)': { pb: 1 } }}>
+              <OrderActions order={order} onChanged={onChanged} />
+            </Box>
           </Box>
         ))}
       </Box>
