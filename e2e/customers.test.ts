@@ -46,10 +46,17 @@ const languages = {
     duplicate: 'Duplicate',
     invalid: 'Invalid',
     edit: 'Edit',
+    editTitle: (name: string) => `Edit: ${name}`,
+    push: 'Send notification',
+    pushTitle: (name: string) => `Send a push notification to ${name}`,
+    transactions: 'Transactions',
+    transactionsTitle: (name: string) => `Transactions of ${name}`,
     save: 'Save',
     conflict: 'Someone else changed this customer while you were editing.',
     registered: 'Registered with the product',
     notRegistered: 'Not Registered',
+    confirmRegistration: 'Confirm registration',
+    backTo: (status: string) => `Back to ${status}`,
     currentStatus: (status: string) => `Current status: ${status}`,
     changeStatus: 'Change status',
     reason: 'Reason',
@@ -87,10 +94,17 @@ const languages = {
     duplicate: 'مكرّر',
     invalid: 'غير صالح',
     edit: 'تعديل',
+    editTitle: (name: string) => `تعديل: ${name}`,
+    push: 'إرسال إشعار',
+    pushTitle: (name: string) => `إرسال إشعار فوري إلى ${name}`,
+    transactions: 'المعاملات',
+    transactionsTitle: (name: string) => `معاملات ${name}`,
     save: 'حفظ',
     conflict: 'قام شخص آخر بتغيير هذا العميل أثناء تعديلك.',
     registered: 'مسجّل في المنتج',
     notRegistered: 'غير مسجّل',
+    confirmRegistration: 'تأكيد التسجيل',
+    backTo: (status: string) => `إعادة إلى ${status}`,
     currentStatus: (status: string) => `الحالة الحالية: ${status}`,
     changeStatus: 'تغيير الحالة',
     reason: 'السبب',
@@ -397,6 +411,36 @@ describeInBrowser('customers', (suite) => {
       await context.close();
     });
 
+    it(`titles a customer's dialogs with their name, the e-mail only without one (${language})`, async () => {
+      const company = await verifiedCompany(suite.portal);
+      const grace = await addCustomer(suite.portal, company, {
+        email: uniqueEmail('grace'),
+        name: 'Grace',
+        lastName: 'Hopper',
+      });
+      const nameless = await addCustomer(suite.portal, company, { email: uniqueEmail('nameless') });
+      const { context, page } = await customersPage(suite, company, texts);
+      const opened = [
+        [texts.edit, texts.editTitle],
+        [texts.push, texts.pushTitle],
+        [texts.transactions, texts.transactionsTitle],
+      ] as const;
+      for (const [action, title] of opened) {
+        await page.getByRole('button', { name: `${action} ${grace.email}` }).click();
+        const heading = dialog(page).getByRole('heading').first();
+        await expect.poll(() => heading.textContent()).toBe(title('Grace Hopper'));
+        // The name is isolated: in Arabic it keeps its own direction inside the title.
+        expect(await heading.locator('bdi').textContent()).toBe('Grace Hopper');
+        await closeDialog(page);
+      }
+      await page.getByRole('button', { name: `${texts.edit} ${nameless.email}` }).click();
+      await expect
+        .poll(() => dialog(page).getByRole('heading').first().textContent())
+        .toBe(texts.editTitle(nameless.email));
+      await closeDialog(page);
+      await context.close();
+    });
+
     it(`moves an investor through statuses with a reason, shows the history and the customer as of a moment (${language})`, async () => {
       const company = await verifiedCompany(suite.portal);
       const customer = await addCustomer(suite.portal, company, {
@@ -408,7 +452,7 @@ describeInBrowser('customers', (suite) => {
       const status = page.getByTestId('investor-status');
       await visible(status.getByText(texts.currentStatus(texts.notRegistered)));
 
-      await page.getByRole('button', { name: texts.registered, exact: true }).click();
+      await page.getByRole('button', { name: texts.confirmRegistration, exact: true }).click();
       await dialog(page).getByRole('button', { name: texts.changeStatus }).click();
       await visible(status.getByText(texts.currentStatus(texts.registered)));
       // A second apart on each side, for the as-of moment (the picker has whole seconds).
@@ -417,7 +461,9 @@ describeInBrowser('customers', (suite) => {
       await page.waitForTimeout(1100);
 
       // Going back is a reversal: it needs a reason.
-      await page.getByRole('button', { name: texts.notRegistered, exact: true }).click();
+      await page
+        .getByRole('button', { name: texts.backTo(texts.notRegistered), exact: true })
+        .click();
       const confirm = dialog(page).getByRole('button', { name: texts.changeStatus });
       expect(await confirm.isDisabled()).toBe(true);
       await dialog(page).getByLabel(texts.reason).first().fill('Signed up with the wrong email');
@@ -496,6 +542,54 @@ describeInBrowser('customers', (suite) => {
     });
   }
 
+  /** In review, an investor may be approved, rejected, cancelled or sent back a step (the server's order). */
+  const reviewSteps = {
+    en: {
+      status: 'Current status: KYC Under Review',
+      nextSteps: 'Next steps',
+      buttons: ['Approve KYC', 'Reject KYC', 'Cancel', 'Back to Registered with the product'],
+    },
+    tr: {
+      status: 'Geçerli durum: KYC inceleniyor',
+      nextSteps: 'Sonraki adımlar',
+      buttons: ["KYC'yi onayla", "KYC'yi reddet", 'İptal et', 'Ürüne kayıtlı durumuna geri al'],
+    },
+    ar: {
+      status: 'الحالة الحالية: التحقق من الهوية قيد المراجعة',
+      nextSteps: 'الخطوات التالية',
+      buttons: [
+        'اعتماد التحقق من الهوية',
+        'رفض التحقق من الهوية',
+        'إلغاء',
+        'إعادة إلى مسجّل في المنتج',
+      ],
+    },
+  } as const;
+  for (const locale of ['en', 'tr', 'ar'] as const) {
+    it(`labels the investor status buttons with what they do, the status with its name (${locale})`, async () => {
+      const company = await verifiedCompany(suite.portal);
+      const customer = await addCustomer(suite.portal, company, {
+        email: uniqueEmail('reviewed'),
+        name: 'Selin',
+      });
+      for (const status of ['Registered with the product', 'KYC Under Review'])
+        await suite.portal.api('POST', `/customers/${customer.id}/investor-status`, {
+          token: company.token,
+          body: { status },
+        });
+      const expected = reviewSteps[locale];
+      const path = `/customers/all/${customer.id}`;
+      const { context, page } = await customersPage(suite, company, { locale }, path);
+      const status = page.getByTestId('investor-status');
+      await expect.poll(() => status.textContent(), eventually).toBe(expected.status);
+      const steps = page.getByRole('group', { name: expected.nextSteps });
+      await expect
+        .poll(() => steps.getByRole('button').allInnerTexts(), eventually)
+        .toEqual(expected.buttons);
+      await context.close();
+    });
+  }
+
   it('shows a compliance reviewer customers and histories but no command', async () => {
     const company = await verifiedCompany(suite.portal);
     const customer = await addCustomer(suite.portal, company, {
@@ -522,7 +616,9 @@ describeInBrowser('customers', (suite) => {
     await visible(
       page.getByRole('region', { name: texts.history }).getByText('Added', { exact: true }),
     );
-    expect(await page.getByRole('button', { name: texts.registered, exact: true }).count()).toBe(0);
+    expect(
+      await page.getByRole('button', { name: texts.confirmRegistration, exact: true }).count(),
+    ).toBe(0);
     expect(await page.getByRole('button', { name: texts.edit }).count()).toBe(0);
     await context.close();
   });

@@ -23,9 +23,30 @@ import {
   type DetailedCustomer,
   type NextStatus,
 } from './customerApi';
-import { investorStatusLabel, type LeadStatus, leadStatuses, leadStatusLabel } from './statuses';
+import {
+  investorStatusLabel,
+  type LeadStatus,
+  leadStatuses,
+  leadStatusLabel,
+  statusKey,
+} from './statuses';
 
 const kindColor = { forward: 'primary', failure: 'error', reversal: 'warning' } as const;
+
+/**
+ * What a next-step button says: the action ("Approve KYC", "Cancel"), or for a reversal "Back to"
+ * the earlier status. The status's own name ("KYC Complete", "Cancelled") is what the investor is
+ * in, not something to press.
+ */
+function useStepLabel() {
+  const translate = useTranslate();
+  return (next: NextStatus) =>
+    next.kind === 'reversal'
+      ? translate('app.customers.status_actions.back_to', {
+          status: translate(investorStatusLabel(next.status)),
+        })
+      : translate(`app.customers.status_actions.${statusKey(next.status)}`);
+}
 
 /** Confirms a move to `step`, with the reason box (required for failures and reversals). */
 function StatusChangeDialog({
@@ -146,6 +167,7 @@ export function InvestorStatusPanel({
   canChange: boolean;
 }) {
   const translate = useTranslate();
+  const stepLabel = useStepLabel();
   const [step, setStep] = useState<NextStatus>();
   return (
     <Card component="section" aria-labelledby="status-title">
@@ -160,13 +182,23 @@ export function InvestorStatusPanel({
         </Typography>
         {canChange && (
           <Box>
-            <Typography variant="subtitle2" color="text.secondary" gutterBottom>
+            <Typography
+              id="next-steps-title"
+              variant="subtitle2"
+              color="text.secondary"
+              gutterBottom
+            >
               {translate('app.customers.page.next_steps')}
             </Typography>
             {customer.nextInvestorStatuses.length === 0 ? (
               <Alert severity="info">{translate('app.customers.page.no_next_steps')}</Alert>
             ) : (
-              <Stack direction="row" sx={{ flexWrap: 'wrap', gap: 1 }}>
+              <Stack
+                direction="row"
+                role="group"
+                aria-labelledby="next-steps-title"
+                sx={{ flexWrap: 'wrap', gap: 1 }}
+              >
                 {customer.nextInvestorStatuses.map((next) => (
                   <Button
                     key={next.status}
@@ -176,7 +208,7 @@ export function InvestorStatusPanel({
                     onClick={() => setStep(next)}
                     title={translate(`app.customers.page.kind_${next.kind}`)}
                   >
-                    {translate(investorStatusLabel(next.status))}
+                    {stepLabel(next)}
                   </Button>
                 ))}
               </Stack>

@@ -53,6 +53,21 @@ export const customersEnglish = {
     refunded: 'Refunded',
   },
   lead_status: { cold: 'Cold', warm: 'Warm', hot: 'Hot' },
+  /** The next-step buttons: what pressing one does (a reversal goes "Back to" a status). */
+  status_actions: {
+    not_registered: 'Unregister',
+    registered_with_the_product: 'Confirm registration',
+    kyc_under_review: 'Start KYC review',
+    kyc_failed: 'Reject KYC',
+    kyc_complete: 'Approve KYC',
+    documents_signed: 'Confirm documents signed',
+    funds_received: 'Confirm funds received',
+    distribute_tokens: 'Distribute tokens',
+    complete: 'Mark complete',
+    cancelled: 'Cancel',
+    refunded: 'Refund',
+    back_to: 'Back to %{status}',
+  },
   actions: {
     filters: 'Filters',
     add: 'Add customer',
