@@ -363,15 +363,15 @@ describeInBrowser('e-transfers', (suite) => {
       .poll(() => drawer.getByTestId('etransfer-status').textContent(), eventually)
       .toBe('Reddedildi');
     // Nothing is left to do with a declined request.
-    expect(await drawer.getByRole('button', { name: 'İsteği iptal et' }).count()).toBe(0);
+    expect(await drawer.getByRole('button', { name: 'Talebi iptal et' }).count()).toBe(0);
     await page.keyboard.press('Escape');
     await drawer.waitFor({ state: 'hidden' });
 
     await page.getByRole('main').getByPlaceholder('Ara').fill('TR-CANCEL');
     await page.getByRole('row').filter({ hasText: 'TR-CANCEL' }).click();
-    await drawer.getByRole('button', { name: 'İsteği iptal et' }).click();
+    await drawer.getByRole('button', { name: 'Talebi iptal et' }).click();
     const confirm = page.getByRole('dialog').filter({ hasText: 'iptal edilsin mi' });
-    await confirm.getByRole('button', { name: 'İsteği iptal et' }).click();
+    await confirm.getByRole('button', { name: 'Talebi iptal et' }).click();
     await expect
       .poll(() => drawer.getByTestId('etransfer-status').textContent(), eventually)
       .toBe('İptal edildi');

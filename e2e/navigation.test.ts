@@ -192,19 +192,19 @@ describeInBrowser('navigation', (suite) => {
       'English',
       'en',
       'Issuer Portal',
-      ['Profile', 'My Profile', 'Funding Rounds', 'Cap table', 'NFT Orders'],
+      ['Profile', 'My Profile', 'Funding Rounds', 'Cap table', 'Token Orders'],
     ],
     [
       'Turkish',
       'tr',
       'Issuer Portal',
-      ['Profil', 'Profilim', 'Fonlama Turları', 'Hisse tablosu', 'NFT Siparişleri'],
+      ['Profil', 'Profilim', 'Fonlama Turları', 'Hisse Tablosu', 'Token Siparişleri'],
     ],
     [
       'Arabic',
       'ar',
       'بوابة المُصدِرين',
-      ['الملف', 'ملفي الشخصي', 'جولات التمويل', 'جدول الملكية', 'طلبات NFT'],
+      ['الملف', 'ملفي الشخصي', 'جولات التمويل', 'جدول الملكية', 'طلبات الرموز'],
     ],
   ] as const)(
     'titles the app bar of the profile, funding round, cap table and token order screens as their navigation items (%s)',
@@ -224,6 +224,29 @@ describeInBrowser('navigation', (suite) => {
       await context.close();
     },
   );
+
+  it('speaks of token orders and CSV export with one word each in Turkish, its menu in title case', async () => {
+    const company = await suite.portal.registerCompany();
+    await suite.portal.verify(company);
+    await suite.portal.makeIssuer(company);
+    const { context, page } = await freshPage(suite.browser);
+    await seedStorage(page, suite.portal, { [tokenKey]: company.token, locale: 'tr' });
+    await open(page, suite.portal, '/customers/all');
+    await visible(navItem(page, 'Token Siparişleri'));
+    // Every word of every menu item starts with a capital, as "Bekleyen Ödemeler" does.
+    const labels = await page.getByRole('navigation').getByRole('link').allInnerTexts();
+    const lowerWords = labels
+      .flatMap((label) => label.trim().split(/\s+/))
+      .filter((word) => word[0] !== word[0]?.toLocaleUpperCase('tr'));
+    expect(lowerWords).toEqual([]);
+    expect(labels).toEqual(expect.arrayContaining(['Denetim Kaydı', 'Hisse Tablosu']));
+    // The customers list exports as the other lists do.
+    await visible(page.getByRole('button', { name: 'CSV dışa aktar' }));
+    // The menu item opens the screen that calls them the same.
+    await navItem(page, 'Token Siparişleri').click();
+    await visible(page.getByRole('heading', { name: 'Token siparişleri', level: 1 }));
+    await context.close();
+  });
 
   it('sends every unknown path to the 404 page', async () => {
     const company = await suite.portal.registerCompany();

@@ -22,7 +22,7 @@ export const companyDecisionsTurkish: CompanyDecisionMessages = {
   reason: 'Gerekçe',
   reason_help: 'Zorunlu; şirketin geçmişinde saklanır',
   confirm: 'Onayla',
-  cancel: 'İptal',
+  cancel: 'Vazgeç',
   close: 'Kapat',
   more: '%{name} için diğer işlemler',
   history: 'Geçmiş',

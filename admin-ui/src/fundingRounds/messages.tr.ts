@@ -66,7 +66,7 @@ export const fundingTurkish: FundingMessages = {
     method_terminal: 'Terminalde kart',
     method_etransfer: 'Yatırımcıya Interac e-transfer talebi',
     etransfer_hint:
-      'Yatırımcı e-postayla bir para talebi alır; ödediğinde tokenlar gönderilir. Tur kapandığında talebin süresi dolar.',
+      'Yatırımcı e-postayla bir para talebi alır; ödediğinde tokenler gönderilir. Tur kapandığında talebin süresi dolar.',
     placed_etransfer: 'Sipariş verildi: para talebi yatırımcıya gönderildi',
   },
   orders: {
@@ -93,7 +93,7 @@ export const fundingTurkish: FundingMessages = {
     open_etransfer: 'E-transferini aç',
     method_names: {
       terminal: 'Terminalde kart',
-      etransfer: 'Interac e-transfer isteği',
+      etransfer: 'Interac e-transfer talebi',
     },
     status_names: {
       created: 'Oluşturuldu',

@@ -102,7 +102,7 @@ export const transactionsArabic: TransactionsMessages = {
     payments: 'المدفوعات',
     refunds: 'المبالغ المستردة',
   },
-  kind: { payment: 'دفعة', refund: 'استرداد', etransfer: 'تحويل إلكتروني', payout: 'سحب' },
+  kind: { payment: 'دفعة', refund: 'استرداد', etransfer: 'تحويل إلكتروني', payout: 'دفعة صادرة' },
   status: { succeeded: 'ناجحة', pending: 'معلّقة', failed: 'فاشلة' },
   fields: {
     amount: 'المبلغ',

@@ -83,7 +83,7 @@ export const paymentsTurkish: PaymentsMessages = {
     history: 'İadeler',
     none: 'İade yok',
     failed: 'Başarısız',
-    pending: 'Beklemede',
+    pending: 'Bekliyor',
     pending_help: 'Kart işlemcisi henüz onaylamadı; onaylayana kadar yeniden sorulur',
     failed_because: 'Kart işlemcisi iadeyi reddetti: %{reason}',
   },
@@ -106,8 +106,8 @@ export const transactionsTurkish: TransactionsMessages = {
   kind: {
     payment: 'Ödeme',
     refund: 'İade',
-    etransfer: 'Elektronik transfer',
-    payout: 'Para çekme',
+    etransfer: 'E-transfer',
+    payout: 'Ödeme gönderimi',
   },
   status: { succeeded: 'Başarılı', pending: 'Bekliyor', failed: 'Başarısız' },
   fields: {
