@@ -17,7 +17,7 @@ export function DialogForm({
   children,
   notice,
 }: {
-  title: string;
+  title: ReactNode;
   open: boolean;
   onClose: () => void;
   onSubmit: (values: Record<string, unknown>) => Promise<Record<string, string> | undefined>;

@@ -1,6 +1,7 @@
 import { Alert } from '@mui/material';
 import { useState } from 'react';
 import { HttpError, useNotify, useRefresh, useTranslate } from 'react-admin';
+import { CustomerName } from './CustomerName';
 import { type Customer, saveCustomer } from './customerApi';
 import { CustomerInputs, pickEditable } from './customerInputs';
 import { DialogForm, submitFailure } from './DialogForm';
@@ -52,7 +53,12 @@ export function EditCustomerDialog({
   };
   return (
     <DialogForm
-      title={`${translate('app.customers.actions.edit')}: ${customer.email}`}
+      title={
+        <>
+          {`${translate('app.customers.actions.edit')}: `}
+          <CustomerName customer={customer} />
+        </>
+      }
       open={open}
       onClose={close}
       onSubmit={submit}

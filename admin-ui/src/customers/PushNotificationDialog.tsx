@@ -1,4 +1,5 @@
-import { required, TextInput, useNotify, useRefresh, useTranslate } from 'react-admin';
+import { required, TextInput, useNotify, useRefresh } from 'react-admin';
+import { CustomerTitle } from './CustomerName';
 import { type Customer, sendPushNotification } from './customerApi';
 import { DialogForm, submitFailure } from './DialogForm';
 
@@ -8,11 +9,10 @@ export function PushNotificationDialog({
   open,
   onClose,
 }: {
-  customer: Pick<Customer, 'id' | 'email'>;
+  customer: Pick<Customer, 'id' | 'email' | 'name' | 'lastName'>;
   open: boolean;
   onClose: () => void;
 }) {
-  const translate = useTranslate();
   const notify = useNotify();
   const refresh = useRefresh();
   const submit = async (values: Record<string, unknown>) => {
@@ -34,7 +34,7 @@ export function PushNotificationDialog({
   };
   return (
     <DialogForm
-      title={translate('app.customers.push.title', { email: customer.email })}
+      title={<CustomerTitle message="app.customers.push.title" customer={customer} />}
       open={open}
       onClose={onClose}
       onSubmit={submit}

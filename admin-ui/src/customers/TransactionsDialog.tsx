@@ -22,6 +22,7 @@ import type { Transaction } from '../payments/paymentApi';
 import { kindLabel } from '../payments/statuses';
 import { TakePaymentButton } from '../payments/TakePaymentButton';
 import { TotalsLine } from '../transactions/TotalsLine';
+import { CustomerTitle } from './CustomerName';
 import type { Customer } from './customerApi';
 
 const shown = 25;
@@ -32,7 +33,7 @@ export function TransactionsDialog({
   open,
   onClose,
 }: {
-  customer: Pick<Customer, 'id' | 'email'>;
+  customer: Pick<Customer, 'id' | 'email' | 'name' | 'lastName'>;
   open: boolean;
   onClose: () => void;
 }) {
@@ -55,7 +56,7 @@ export function TransactionsDialog({
       aria-labelledby="transactions"
     >
       <DialogTitle id="transactions" sx={{ overflowWrap: 'anywhere' }}>
-        {translate('app.customers.transactions.title', { email: customer.email })}
+        <CustomerTitle message="app.customers.transactions.title" customer={customer} />
       </DialogTitle>
       <DialogContent>
         {list.isPending && <LinearProgress />}

@@ -136,13 +136,13 @@ export const customersArabic: CustomerMessages = {
     },
   },
   push: {
-    title: 'إرسال إشعار فوري إلى %{email}',
+    title: 'إرسال إشعار فوري إلى %{name}',
     subject: 'العنوان',
     message: 'الرسالة',
     send: 'إرسال',
   },
   transactions: {
-    title: 'معاملات %{email}',
+    title: 'معاملات %{name}',
   },
   page: {
     details: 'التفاصيل',

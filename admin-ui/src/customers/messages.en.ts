@@ -133,13 +133,13 @@ export const customersEnglish = {
     },
   },
   push: {
-    title: 'Send a push notification to %{email}',
+    title: 'Send a push notification to %{name}',
     subject: 'Title',
     message: 'Message',
     send: 'Send',
   },
   transactions: {
-    title: 'Transactions of %{email}',
+    title: 'Transactions of %{name}',
   },
   page: {
     details: 'Details',

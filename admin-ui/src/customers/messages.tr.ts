@@ -135,13 +135,13 @@ export const customersTurkish: CustomerMessages = {
     },
   },
   push: {
-    title: '%{email} adresine anlık bildirim gönder',
+    title: 'Anlık bildirim gönder: %{name}',
     subject: 'Başlık',
     message: 'Mesaj',
     send: 'Gönder',
   },
   transactions: {
-    title: '%{email} işlemleri',
+    title: '%{name} işlemleri',
   },
   page: {
     details: 'Ayrıntılar',

@@ -18,6 +18,7 @@ import type { Theme } from '@mui/material/styles';
 import { lazy, Suspense, useState } from 'react';
 import { useGetList, useTranslate } from 'react-admin';
 import { Link } from 'react-router-dom';
+import { CustomerName } from '../customers/CustomerName';
 import { DateTime, Money } from '../payments/Money';
 import { EtransferButtons } from './EtransferButtons';
 import { EtransferStatusChip } from './EtransferStatusChip';
@@ -35,7 +36,7 @@ export function CustomerEtransfersDialog({
   customer,
   onClose,
 }: {
-  customer: { id: string; email: string };
+  customer: { id: string; email: string; name?: string; lastName?: string };
   onClose: () => void;
 }) {
   const translate = useTranslate();
@@ -57,7 +58,7 @@ export function CustomerEtransfersDialog({
       aria-labelledby="customer-etransfers"
     >
       <DialogTitle id="customer-etransfers" sx={{ overflowWrap: 'anywhere' }}>
-        {translate('app.etransfers.customer_section')} · <bdi>{customer.email}</bdi>
+        {translate('app.etransfers.customer_section')} · <CustomerName customer={customer} />
       </DialogTitle>
       <DialogContent>
         {list.isPending && <LinearProgress />}

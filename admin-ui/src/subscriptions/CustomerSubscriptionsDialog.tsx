@@ -18,6 +18,7 @@ import type { Theme } from '@mui/material/styles';
 import { lazy, Suspense, useState } from 'react';
 import { useGetList, useTranslate } from 'react-admin';
 import { Link } from 'react-router-dom';
+import { CustomerName } from '../customers/CustomerName';
 import { SavedCards } from '../paymentMethods/SavedCards';
 import { Money } from '../payments/Money';
 import { Interval, SubscriptionStatusChip } from './StatusChip';
@@ -69,7 +70,7 @@ export function CustomerSubscriptionsDialog({
   customer,
   onClose,
 }: {
-  customer: { id: string; email: string };
+  customer: { id: string; email: string; name?: string; lastName?: string };
   onClose: () => void;
 }) {
   const translate = useTranslate();
@@ -94,7 +95,7 @@ export function CustomerSubscriptionsDialog({
       aria-labelledby="customer-subscriptions"
     >
       <DialogTitle id="customer-subscriptions" sx={{ overflowWrap: 'anywhere' }}>
-        {translate('app.subscriptions.customer_section')} · <bdi>{customer.email}</bdi>
+        {translate('app.subscriptions.customer_section')} · <CustomerName customer={customer} />
       </DialogTitle>
       <DialogContent>
         {(list.isPending || invoices.isPending) && (
