@@ -216,9 +216,11 @@ describeInBrowser('navigation', (suite) => {
       await seedStorage(page, suite.portal, { [tokenKey]: company.token, locale });
       const appBarTitle = () => page.locator('#react-admin-title').textContent();
       const paths = ['/profile', '/pages/profile', '/fundingrounds', '/captable', '/nftorders/all'];
+      // The first screen also signs in and loads the shell: seconds on a busy machine.
+      const loaded = { timeout: 15_000 };
       for (const [index, path] of paths.entries()) {
         await open(page, suite.portal, path);
-        await expect.poll(appBarTitle).toBe(titles[index]);
+        await expect.poll(appBarTitle, loaded).toBe(titles[index]);
         await expect.poll(() => page.title()).toBe(`${titles[index]} · ${portalName}`);
       }
       await context.close();
