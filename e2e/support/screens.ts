@@ -204,11 +204,6 @@ export async function pickOption(
   }
 }
 
-/**
- * Clicks `button` and answers the dialog titled `title` once it shows. A click that lands while
- * the page is still settling (a list or the sidebar drawn again by a live update) can miss, and a
- * person would click again: so does this, up to three times.
- */
 /** The message under a form field: the text its input is described by (null when none). */
 export async function messageUnder(field: Locator): Promise<string | null> {
   const id = await field.getAttribute('aria-describedby');
@@ -219,6 +214,11 @@ export async function messageUnder(field: Locator): Promise<string | null> {
 export const dialogTitled = (page: Page, title: string) =>
   page.getByRole('dialog').filter({ has: page.getByRole('heading', { name: title }) });
 
+/**
+ * Clicks `button` and answers the dialog titled `title` once it shows. A click that lands while
+ * the page is still settling (a list or the sidebar drawn again by a live update) can miss, and a
+ * person would click again: so does this, up to three times.
+ */
 export async function openDialog(page: Page, button: Locator, title: string): Promise<Locator> {
   const dialog = page
     .getByRole('dialog')

@@ -5,7 +5,7 @@ import type { Customer } from '../customers/customerApi';
 import type { DocumentRecord } from '../documents/documentApi';
 import type { Etransfer } from '../etransfers/etransferApi';
 import type { TokenOrder } from '../fundingRounds/types';
-import { customerChoiceText } from '../lists/customerFilter';
+import { customerDisplayName } from '../lists/customerFilter';
 import { Money } from '../payments/Money';
 import type { Payment } from '../payments/paymentApi';
 import { useSessionUser } from '../session/sessionStore';
@@ -58,7 +58,7 @@ const joined = (...parts: (string | null | undefined)[]) => parts.filter(Boolean
 
 /** How the log names a record of each resource the API lists by id. */
 const recordNamers: Record<string, RecordNamer> = {
-  customers: { apiResource: 'customers', name: (r) => customerChoiceText(r as Customer) },
+  customers: { apiResource: 'customers', name: (r) => customerDisplayName(r as Customer) },
   payments: {
     apiResource: 'payments',
     name: (r) => (r as Payment).customerName ?? (r as Payment).description,

@@ -54,6 +54,7 @@ import {
 import { Navigate, useParams } from 'react-router-dom';
 import { EmailAddress } from '../layout/EmailAddress';
 import { wrappingCell } from '../lists/cells';
+import { customerDisplayName } from '../lists/customerFilter';
 import { useCanChangeCustomers } from './access';
 import {
   type Customer,
@@ -88,8 +89,6 @@ const TransactionsDialog = lazy(() =>
 );
 
 const field = (name: string) => `app.customers.fields.${name}`;
-const fullName = (customer: Customer) =>
-  [customer.name, customer.lastName].filter(Boolean).join(' ') || customer.email;
 
 /** Runs a command, shows its outcome, and reloads what is on screen. */
 function useCustomerCommand() {
@@ -345,7 +344,9 @@ function StarToggle() {
     <IconButton
       size="small"
       aria-pressed={customer.starred}
-      aria-label={translate('app.customers.actions.toggle_star', { name: fullName(customer) })}
+      aria-label={translate('app.customers.actions.toggle_star', {
+        name: customerDisplayName(customer),
+      })}
       onClick={(event) => {
         stopRowClick(event);
         // The same notice as the bulk command's, for one customer.
@@ -453,7 +454,7 @@ function CustomerRows({ view }: { view: string | undefined }) {
           render={(customer: Customer) => (
             <Box sx={{ overflowWrap: 'anywhere' }}>
               <Typography variant="body2" sx={{ fontWeight: 500 }}>
-                {fullName(customer)}
+                {customerDisplayName(customer)}
               </Typography>
               <Typography variant="body2" color="text.secondary">
                 <bdi>{customer.email}</bdi>
@@ -493,7 +494,7 @@ function CustomerRows({ view }: { view: string | undefined }) {
         label={field('fullName')}
         // A customer without a name shows the email here: it wraps like one.
         sx={wrappingCell(110)}
-        render={(customer: Customer) => fullName(customer)}
+        render={(customer: Customer) => customerDisplayName(customer)}
       />
       <FunctionField
         source="email"

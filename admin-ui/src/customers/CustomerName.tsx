@@ -1,7 +1,7 @@
 import { useTranslate } from 'react-admin';
-import { customerChoiceText } from '../lists/customerFilter';
+import { customerDisplayName } from '../lists/customerFilter';
 
-type Named = Parameters<typeof customerChoiceText>[0];
+type Named = Parameters<typeof customerDisplayName>[0];
 
 /**
  * The customer as the rest of the UI names them (first and last name, the e-mail only without a
@@ -9,7 +9,7 @@ type Named = Parameters<typeof customerChoiceText>[0];
  * words around it in place.
  */
 export function CustomerName({ customer }: { customer: Named }) {
-  return <bdi>{customerChoiceText(customer)}</bdi>;
+  return <bdi>{customerDisplayName(customer)}</bdi>;
 }
 
 /** A translated title with the customer's name in it (`%{name}`), the name isolated as above. */

@@ -21,6 +21,7 @@ import {
 } from 'react-admin';
 import { Link, useParams, useSearchParams } from 'react-router-dom';
 import { CustomerEtransfersDialog } from '../etransfers/CustomerEtransfersDialog';
+import { customerDisplayName } from '../lists/customerFilter';
 import { DetailList } from '../profile/DetailList';
 import { CustomerSubscriptionsDialog } from '../subscriptions/CustomerSubscriptionsDialog';
 import { useCanChangeCustomers } from './access';
@@ -314,7 +315,7 @@ export default function CustomerPage() {
   const shown: DetailedCustomer | undefined = asOf
     ? then.data && { ...then.data, id, nextInvestorStatuses: [] }
     : current;
-  const name = [current.name, current.lastName].filter(Boolean).join(' ') || current.email;
+  const name = customerDisplayName(current);
   const time = asOf?.toLocaleString(locale);
   return (
     <Box sx={{ py: 2, display: 'flex', flexDirection: 'column', gap: 2 }}>

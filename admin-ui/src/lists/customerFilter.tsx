@@ -1,9 +1,12 @@
 import { AutocompleteInput, type AutocompleteInputProps, ReferenceInput } from 'react-admin';
 import { pickerQueryOptions } from '../live/liveResources';
 
-/** What a customer picker shows: the name, or the email when there is none. */
-export const customerChoiceText = (customer: { name?: string; lastName?: string; email: string }) =>
-  [customer.name, customer.lastName].filter(Boolean).join(' ') || customer.email;
+/** How the portal names a customer: first and last name, or the email when there is none. */
+export const customerDisplayName = (customer: {
+  name?: string;
+  lastName?: string;
+  email: string;
+}) => [customer.name, customer.lastName].filter(Boolean).join(' ') || customer.email;
 
 /** A list's filter by customer (`customerId`), searching the customers as the user types. */
 export const customerFilter = (label: string) => (
@@ -15,7 +18,7 @@ export const customerFilter = (label: string) => (
   >
     <AutocompleteInput
       label={label}
-      optionText={customerChoiceText}
+      optionText={customerDisplayName}
       filterToQuery={(q: string) => ({ q })}
       sx={{ minWidth: 220 }}
     />
@@ -37,7 +40,7 @@ export function CustomerPicker(
       queryOptions={pickerQueryOptions}
     >
       <AutocompleteInput
-        optionText={customerChoiceText}
+        optionText={customerDisplayName}
         filterToQuery={(q: string) => ({ q })}
         helperText={false}
         {...props}
