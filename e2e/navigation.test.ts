@@ -44,7 +44,7 @@ async function refusesTyped(
 
 const awaitingVerification = 'Your company is awaiting verification';
 
-const allGatedItems = [...verifiedOnlyItems, 'Funding Rounds', 'Cap table'];
+const allGatedItems = [...verifiedOnlyItems, 'Funding Rounds', 'Cap Table'];
 
 describeInBrowser('navigation', (suite) => {
   it('hides the verified-only items from an unverified company and refuses them in the address bar', async () => {
@@ -172,8 +172,8 @@ describeInBrowser('navigation', (suite) => {
     await expect.poll(tab).toBe('Customers · Issuer Portal');
     await navItem(page, 'Dashboard').click();
     await expect.poll(tab).toBe('Dashboard · Issuer Portal');
-    await navItem(page, 'Cap table').click();
-    await expect.poll(tab).toBe('Cap table · Issuer Portal');
+    await navItem(page, 'Cap Table').click();
+    await expect.poll(tab).toBe('Cap Table · Issuer Portal');
     await open(page, suite.portal, `/customers/all/${customer.id}`);
     await expect.poll(tab, afterLoad).toBe('Ada Lovelace · Issuer Portal');
     await open(page, suite.portal, `/fundingrounds/round/${round.id}/harbour-seed`);
@@ -192,22 +192,29 @@ describeInBrowser('navigation', (suite) => {
       'English',
       'en',
       'Issuer Portal',
-      ['Profile', 'My Profile', 'Funding Rounds', 'Cap table', 'Token Orders'],
+      ['Profile', 'My Profile', 'Dashboard', 'Funding Rounds', 'Cap Table', 'Token Orders'],
     ],
     [
       'Turkish',
       'tr',
       'Issuer Portal',
-      ['Profil', 'Profilim', 'Fonlama Turları', 'Hisse Tablosu', 'Token Siparişleri'],
+      [
+        'Profil',
+        'Profilim',
+        'Gösterge Paneli',
+        'Fonlama Turları',
+        'Hisse Tablosu',
+        'Token Siparişleri',
+      ],
     ],
     [
       'Arabic',
       'ar',
       'بوابة المُصدِرين',
-      ['الملف', 'ملفي الشخصي', 'جولات التمويل', 'جدول الملكية', 'طلبات الرموز'],
+      ['الملف', 'ملفي الشخصي', 'لوحة المعلومات', 'جولات التمويل', 'جدول الملكية', 'طلبات الرموز'],
     ],
   ] as const)(
-    'titles the app bar of the profile, funding round, cap table and token order screens as their navigation items (%s)',
+    'titles the app bar of the profile, dashboard, funding round, cap table and token order screens as their navigation items (%s)',
     async (_language, locale, portalName, titles) => {
       const company = await suite.portal.registerCompany();
       await suite.portal.verify(company);
@@ -215,7 +222,14 @@ describeInBrowser('navigation', (suite) => {
       const { context, page } = await freshPage(suite.browser);
       await seedStorage(page, suite.portal, { [tokenKey]: company.token, locale });
       const appBarTitle = () => page.locator('#react-admin-title').textContent();
-      const paths = ['/profile', '/pages/profile', '/fundingrounds', '/captable', '/nftorders/all'];
+      const paths = [
+        '/profile',
+        '/pages/profile',
+        '/dashboard',
+        '/fundingrounds',
+        '/captable',
+        '/nftorders/all',
+      ];
       // The first screen also signs in and loads the shell: seconds on a busy machine.
       const loaded = { timeout: 15_000 };
       for (const [index, path] of paths.entries()) {

@@ -29,7 +29,7 @@ import { LineChart } from '@mui/x-charts/LineChart';
 import { PieChart } from '@mui/x-charts/PieChart';
 import { useQuery } from '@tanstack/react-query';
 import { type ReactNode, useState } from 'react';
-import { useLocale, useTranslate } from 'react-admin';
+import { Title, useLocale, useTranslate } from 'react-admin';
 import { Link as RouterLink } from 'react-router-dom';
 import { Actor, EventAndAmount, RecordLink } from '../audit/AuditNames';
 import { useCanChangeCustomers } from '../customers/access';
@@ -67,6 +67,7 @@ export default function DashboardPage() {
       aria-busy={figures.isPending}
       sx={{ py: 2, minWidth: 0 }}
     >
+      <Title title={translate('app.nav.dashboard')} />
       <Typography id="dashboard-title" variant="h5" component="h1" sx={{ mb: 2 }}>
         {t('title')}
       </Typography>

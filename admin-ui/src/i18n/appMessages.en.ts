@@ -68,7 +68,7 @@ export const appEnglish = {
   },
   nav: {
     audit_group: 'Compliance',
-    audit: 'Audit log',
+    audit: 'Audit Log',
     navigation: 'Navigation',
     company_profile: 'Company Profile',
     profile: 'Profile',
@@ -86,7 +86,7 @@ export const appEnglish = {
     subscriptions: 'Subscriptions',
     rounds_group: 'Funding Rounds',
     rounds: 'Funding Rounds',
-    captable: 'Cap table',
+    captable: 'Cap Table',
     platform: 'Platform',
     companies: 'Companies',
     account_management: 'Account Management',
