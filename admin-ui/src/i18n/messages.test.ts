@@ -51,7 +51,7 @@ describe.each([
     );
     // Language names, status codes, the brand and words Turkish shares with English.
     const alike =
-      /^(name|nav\.platform|language\..+|errors\.\w+_title|header\.terminal|audit\.resources\.(etransfers|plans))$/;
+      /^(name|nav\.platform|language\..+|errors\.\w+_title|header\.terminal|audit\.resources\.(etransfers|plans)|transactions\.kind\.etransfer)$/;
     expect(same.filter((path) => !alike.test(path))).toEqual([]);
   });
 });
