@@ -75,6 +75,7 @@ describeInBrowser('funding rounds', (suite) => {
         complete: 'Complete',
         percent: /^2% complete/,
         holders: /Cap table/,
+        orderReason: /^Reason: Token order ord_[0-9a-f]{8}$/,
       },
     ],
     [
@@ -89,12 +90,13 @@ describeInBrowser('funding rounds', (suite) => {
         complete: 'مكتمل',
         percent: /اكتمل/,
         holders: /Cap table|جدول/,
+        orderReason: /^السبب: طلب الرموز ord_[0-9a-f]{8}$/,
       },
     ],
   ] as const)(
     'opens a round, orders for a customer, the card pays, the order completes (%s)',
     async (_language, locale, viewport, texts) => {
-      const { company, terminalId, roundId } = await issuerWithOpenRound(suite.portal);
+      const { company, terminalId, roundId, investorId } = await issuerWithOpenRound(suite.portal);
       const { context, page } = await freshPage(suite.browser, viewport);
       await seedStorage(page, suite.portal, { [tokenKey]: company.token, locale });
       await open(page, suite.portal, '/fundingrounds');
@@ -135,6 +137,10 @@ describeInBrowser('funding rounds', (suite) => {
 
       await open(page, suite.portal, '/captable');
       await visible(page.getByRole('cell', { name: /Ada/ }).first());
+
+      // The order moved the investor on: the history says why in the reader's language.
+      await open(page, suite.portal, `/customers/all/${investorId}`);
+      await visible(page.getByText(texts.orderReason).first());
       await context.close();
     },
   );

@@ -10,6 +10,7 @@ export * from './integration';
 export * from './paymentMethods/events';
 export * from './payments/events';
 export * from './rules/fieldRules';
+export * from './rules/systemReasons';
 export * from './streams';
 export * from './subscriptions/events';
 export * from './users/events';

@@ -23,6 +23,7 @@ import { ListTotals } from '../lists/ListTotals';
 import { DateTime, Money } from '../payments/Money';
 import { Actor, EventAndAmount, EventName, RecordLink, RecordName } from './AuditNames';
 import { type AuditEntry, downloadAudit } from './auditApi';
+import { ReasonText } from './ReasonText';
 
 const field = (name: string) => `app.audit.fields.${name}`;
 const resources = [
@@ -140,7 +141,7 @@ function AuditRows({ onOpen }: { onOpen: (entry: AuditEntry) => void }) {
         source="reason"
         label={field('reason')}
         sortable={false}
-        render={(entry: AuditEntry) => entry.reason ?? ''}
+        render={(entry: AuditEntry) => <ReasonText reason={entry.reason} />}
       />
     </Datagrid>
   );
@@ -177,7 +178,9 @@ function AuditDrawer({ entry, onClose }: { entry: AuditEntry; onClose: () => voi
             <Money cents={entry.amountCents} />
           </Detail>
         )}
-        <Detail label={field('reason')}>{entry.reason ?? '—'}</Detail>
+        <Detail label={field('reason')}>
+          {entry.reason ? <ReasonText reason={entry.reason} /> : '—'}
+        </Detail>
         {/* The stored type, as the CSV export and the Kafka topics name it. */}
         <Detail label={field('event_type')}>
           <bdi>{entry.eventType}</bdi>

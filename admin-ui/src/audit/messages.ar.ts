@@ -11,6 +11,10 @@ export const auditArabic: typeof auditEnglish = {
   export: 'تصدير CSV',
   export_failed: 'فشل التصدير: حاول مرة أخرى',
   system: 'النظام',
+  system_reasons: {
+    tokenOrder: 'طلب الرموز %{id}',
+    signatureRequest: 'طلب التوقيع %{id}',
+  },
   fields: {
     at: 'متى',
     actor: 'من',

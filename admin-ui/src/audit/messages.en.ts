@@ -9,6 +9,10 @@ export const auditEnglish = {
   export: 'Export CSV',
   export_failed: 'The export failed: try again',
   system: 'System',
+  system_reasons: {
+    tokenOrder: 'Token order %{id}',
+    signatureRequest: 'Signature request %{id}',
+  },
   fields: {
     at: 'When',
     actor: 'Who',

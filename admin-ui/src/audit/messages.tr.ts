@@ -11,6 +11,10 @@ export const auditTurkish: typeof auditEnglish = {
   export: 'CSV dışa aktar',
   export_failed: 'Dışa aktarma başarısız: yeniden deneyin',
   system: 'Sistem',
+  system_reasons: {
+    tokenOrder: 'Token siparişi %{id}',
+    signatureRequest: 'İmza talebi %{id}',
+  },
   fields: {
     at: 'Ne zaman',
     actor: 'Kim',

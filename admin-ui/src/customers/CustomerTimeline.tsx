@@ -2,6 +2,7 @@ import { Box, Card, CardContent, List, ListItem, ListItemText, Typography } from
 import { useTheme } from '@mui/material/styles';
 import type { ReactNode } from 'react';
 import { useLocaleState, useTranslate } from 'react-admin';
+import { useReasonText } from '../audit/ReasonText';
 import { formatNumber, formatPercent } from '../layout/formatNumber';
 import type { HistoryEntry } from './customerApi';
 import { investorStatusLabel, leadStatusLabel } from './statuses';
@@ -86,6 +87,7 @@ function actorName(entry: HistoryEntry, translate: Translate) {
 
 function Entry({ entry }: { entry: HistoryEntry }) {
   const translate = useTranslate();
+  const reasonText = useReasonText();
   const [locale] = useLocaleState();
   // Before → after reads the way the text runs: leftwards in Arabic.
   const arrow = useTheme().direction === 'rtl' ? ' ← ' : ' → ';
@@ -115,7 +117,11 @@ function Entry({ entry }: { entry: HistoryEntry }) {
           <Box component="span" sx={{ display: 'flex', flexDirection: 'column' }}>
             {entry.reason && (
               <span>
-                <WithIsolated message="app.customers.page.why" name="reason" value={entry.reason} />
+                <WithIsolated
+                  message="app.customers.page.why"
+                  name="reason"
+                  value={reasonText(entry.reason)}
+                />
               </span>
             )}
             {entry.evidence && (

@@ -5,6 +5,7 @@ import {
   notFound,
   streamCategories,
   streamName,
+  systemReason,
 } from '@issuer/events';
 import { customerDecider } from '../customers/businessLogic';
 import { customerStream } from '../customers/customerCommands';
@@ -268,7 +269,7 @@ export async function markDocumentsSigned(
         data: {
           companyId: request.companyId,
           to: 'Documents Signed',
-          reason: `Signature request ${request.requestId}`,
+          reason: systemReason('signatureRequest', request.requestId),
           evidence: request.requestId,
           actorId: 'system',
           now: deps.clock(),

@@ -5,6 +5,7 @@ import {
   DomainError,
   type InvestorStatus,
   type RecordedEvent,
+  systemReason,
   type TokenOrderEvent,
 } from '@issuer/events';
 import type { Logger } from 'pino';
@@ -121,7 +122,7 @@ export function createOrderProcessor(
           data: {
             companyId: order.companyId,
             to,
-            reason: `Token order ${order.orderId}`,
+            reason: systemReason('tokenOrder', order.orderId),
             evidence: null,
             actorId: 'system',
             now: deps.clock(),
@@ -315,7 +316,7 @@ export function createOrderProcessor(
           shareClassId: order.shareClassId,
           customerId: order.customerId,
           shares: order.tokens,
-          reason: `Token order ${orderId}`,
+          reason: systemReason('tokenOrder', orderId),
         });
         await runOnOrder(
           deps,
