@@ -141,6 +141,9 @@ describeInBrowser('funding rounds', (suite) => {
       // The order moved the investor on: the history says why in the reader's language.
       await open(page, suite.portal, `/customers/all/${investorId}`);
       await visible(page.getByText(texts.orderReason).first());
+      // The round the investor funded, by its name, opens the round.
+      await page.getByRole('link', { name: 'Seed round', exact: true }).click();
+      await waitForPath(page, `/fundingrounds/round/${roundId}/seed`);
       await context.close();
     },
   );

@@ -3,6 +3,7 @@ import { useTheme } from '@mui/material/styles';
 import type { ReactNode } from 'react';
 import { useLocaleState, useTranslate } from 'react-admin';
 import { useReasonText } from '../audit/ReasonText';
+import { RoundLink } from '../fundingRounds/RoundLink';
 import { formatNumber, formatPercent } from '../layout/formatNumber';
 import type { HistoryEntry } from './customerApi';
 import { investorStatusLabel, leadStatusLabel } from './statuses';
@@ -47,6 +48,8 @@ export function displayValue(
 export function FieldValue({ field, value }: { field: string; value: unknown }) {
   const translate = useTranslate();
   const [locale] = useLocaleState();
+  if (field === 'roundId' && typeof value === 'string' && value)
+    return <RoundLink roundId={value} />;
   const text = displayValue(field, value, translate, locale);
   const number = typeof value === 'number';
   return (

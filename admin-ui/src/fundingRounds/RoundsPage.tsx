@@ -22,10 +22,8 @@ import { formatPercent } from '../layout/formatNumber';
 import { isolatedCents } from '../payments/money';
 import { callApi } from '../session/http';
 import { RoundDialog } from './RoundDialog';
+import { roundPath } from './RoundLink';
 import { type Round, statusColor } from './types';
-
-export const roundPath = (round: Pick<Round, 'id' | 'handle'>) =>
-  `/fundingrounds/round/${round.id}/${round.handle}`;
 
 /** A round's progress: raised of the goal as a bar, with its figures in words. */
 export function RoundProgress({ round }: { round: Round }) {
