@@ -232,6 +232,17 @@ async function dashboardPage(
   return opened;
 }
 
+/** The dashboard of a company just registered and verified, with nothing in it yet. */
+async function newCompanyDashboard(
+  suite: { portal: Portal; browser: Parameters<typeof freshPage>[0] },
+  locale: string,
+  viewport: typeof desktop,
+) {
+  const company = await suite.portal.registerCompany();
+  await suite.portal.verify(company);
+  return dashboardPage(suite.portal, suite.browser, company, locale, viewport);
+}
+
 describeInBrowser('dashboard', (suite) => {
   it.each([
     ['English', 'en', desktop],
@@ -382,15 +393,7 @@ describeInBrowser('dashboard', (suite) => {
   ] as const)(
     'shows a new company its empty states, in %s, without sideways scroll',
     async (_language, locale, viewport) => {
-      const company = await suite.portal.registerCompany();
-      await suite.portal.verify(company);
-      const { context, page } = await dashboardPage(
-        suite.portal,
-        suite.browser,
-        company,
-        locale,
-        viewport,
-      );
+      const { context, page } = await newCompanyDashboard(suite, locale, viewport);
       const t = texts[locale];
       await expect
         .poll(() => stat(page, 'balance').textContent(), eventually)
@@ -413,15 +416,7 @@ describeInBrowser('dashboard', (suite) => {
   ] as const)(
     'names the funding chart’s periods in words on a 390 px phone, in %s, with their full wording on hover',
     async (_language, locale) => {
-      const company = await suite.portal.registerCompany();
-      await suite.portal.verify(company);
-      const { context, page } = await dashboardPage(
-        suite.portal,
-        suite.browser,
-        company,
-        locale,
-        phone,
-      );
+      const { context, page } = await newCompanyDashboard(suite, locale, phone);
       const funding = page.getByTestId('dashboard-funding');
       const buttons = funding.getByRole('button');
       await visible(buttons.first());
