@@ -1,7 +1,8 @@
 /**
  * The reasons the system itself writes on what it changes (an investor's status, shares issued),
  * in one place: the server writes them, and the UI reads them back to say them in the reader's
- * language. A reason a person typed matches none of them.
+ * language. People write sentences; one typed in exactly this form (the words, then one id) would
+ * read as the system's.
  */
 const formats = {
   tokenOrder: 'Token order',
