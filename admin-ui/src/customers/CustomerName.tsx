@@ -1,28 +1,15 @@
-import { useTranslate } from 'react-admin';
-import { customerDisplayName } from '../lists/customerFilter';
-
-type Named = Parameters<typeof customerDisplayName>[0];
+import { WithIsolated } from '../layout/WithIsolated';
+import { customerDisplayName, type NamedCustomer } from '../lists/customerFilter';
 
 /**
  * The customer as the rest of the UI names them (first and last name, the e-mail only without a
- * name) in a <bdi>: a Latin name inside an Arabic sentence keeps its own direction and leaves the
- * words around it in place.
+ * name) in a <bdi>: a Latin name inside an Arabic sentence keeps its own direction.
  */
-export function CustomerName({ customer }: { customer: Named }) {
+export function CustomerName({ customer }: { customer: NamedCustomer }) {
   return <bdi>{customerDisplayName(customer)}</bdi>;
 }
 
-/** A translated title with the customer's name in it (`%{name}`), the name isolated as above. */
-export function CustomerTitle({ message, customer }: { message: string; customer: Named }) {
-  const translate = useTranslate();
-  // The name goes in as an element, not text: the message is split where it would stand.
-  const marker = '\u0000';
-  const [before, after = ''] = translate(message, { name: marker }).split(marker);
-  return (
-    <>
-      {before}
-      <CustomerName customer={customer} />
-      {after}
-    </>
-  );
+/** A translated title with the customer's name in it (`%{name}`), the name isolated. */
+export function CustomerTitle({ message, customer }: { message: string; customer: NamedCustomer }) {
+  return <WithIsolated message={message} name="name" value={customerDisplayName(customer)} />;
 }

@@ -1,10 +1,10 @@
 import { Box, Card, CardContent, List, ListItem, ListItemText, Typography } from '@mui/material';
 import { useTheme } from '@mui/material/styles';
-import type { ReactNode } from 'react';
 import { useLocaleState, useTranslate } from 'react-admin';
 import { useReasonText } from '../audit/ReasonText';
 import { RoundLink } from '../fundingRounds/RoundLink';
 import { formatNumber, formatPercent } from '../layout/formatNumber';
+import { WithIsolated } from '../layout/WithIsolated';
 import type { HistoryEntry } from './customerApi';
 import { investorStatusLabel, leadStatusLabel } from './statuses';
 
@@ -59,28 +59,6 @@ export function FieldValue({ field, value }: { field: string; value: unknown }) 
     >
       {text}
     </bdi>
-  );
-}
-
-/** A translated sentence with a user's text in it, that text isolated in a `<bdi>`. */
-function WithIsolated({
-  message,
-  name,
-  value,
-}: {
-  message: string;
-  name: string;
-  value: ReactNode;
-}) {
-  const translate = useTranslate();
-  const marker = '\u{e000}';
-  const [before = '', after = ''] = translate(message, { [name]: marker }).split(marker);
-  return (
-    <>
-      {before}
-      <bdi>{value}</bdi>
-      {after}
-    </>
   );
 }
 

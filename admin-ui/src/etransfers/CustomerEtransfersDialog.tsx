@@ -19,6 +19,7 @@ import { lazy, Suspense, useState } from 'react';
 import { useGetList, useTranslate } from 'react-admin';
 import { Link } from 'react-router-dom';
 import { CustomerName } from '../customers/CustomerName';
+import type { NamedCustomer } from '../lists/customerFilter';
 import { DateTime, Money } from '../payments/Money';
 import { EtransferButtons } from './EtransferButtons';
 import { EtransferStatusChip } from './EtransferStatusChip';
@@ -36,7 +37,7 @@ export function CustomerEtransfersDialog({
   customer,
   onClose,
 }: {
-  customer: { id: string; email: string; name?: string; lastName?: string };
+  customer: NamedCustomer & { id: string };
   onClose: () => void;
 }) {
   const translate = useTranslate();

@@ -1,12 +1,15 @@
 import { AutocompleteInput, type AutocompleteInputProps, ReferenceInput } from 'react-admin';
 import { pickerQueryOptions } from '../live/liveResources';
 
-/** How the portal names a customer: first and last name, or the email when there is none. */
-export const customerDisplayName = (customer: {
+export interface NamedCustomer {
   name?: string;
   lastName?: string;
   email: string;
-}) => [customer.name, customer.lastName].filter(Boolean).join(' ') || customer.email;
+}
+
+/** How the portal names a customer: first and last name, or the email when there is none. */
+export const customerDisplayName = (customer: NamedCustomer) =>
+  [customer.name, customer.lastName].filter(Boolean).join(' ') || customer.email;
 
 /** A list's filter by customer (`customerId`), searching the customers as the user types. */
 export const customerFilter = (label: string) => (

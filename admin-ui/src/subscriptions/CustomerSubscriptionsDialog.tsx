@@ -19,6 +19,7 @@ import { lazy, Suspense, useState } from 'react';
 import { useGetList, useTranslate } from 'react-admin';
 import { Link } from 'react-router-dom';
 import { CustomerName } from '../customers/CustomerName';
+import type { NamedCustomer } from '../lists/customerFilter';
 import { SavedCards } from '../paymentMethods/SavedCards';
 import { Money } from '../payments/Money';
 import { Interval, SubscriptionStatusChip } from './StatusChip';
@@ -70,7 +71,7 @@ export function CustomerSubscriptionsDialog({
   customer,
   onClose,
 }: {
-  customer: { id: string; email: string; name?: string; lastName?: string };
+  customer: NamedCustomer & { id: string };
   onClose: () => void;
 }) {
   const translate = useTranslate();
