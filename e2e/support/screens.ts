@@ -195,7 +195,7 @@ export async function pickOption(
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     try {
-      await combobox.fill(typed);
+      await combobox.fill(typed, { timeout: 5_000 });
       await page.getByRole('option', { name }).click({ timeout: 4_000 });
       return;
     } catch (error) {
