@@ -49,6 +49,10 @@ const languages = {
     editTitle: (name: string) => `Edit: ${name}`,
     push: 'Send notification',
     pushTitle: (name: string) => `Send a push notification to ${name}`,
+    pushSubject: 'Title',
+    pushMessage: 'Message',
+    pushSend: 'Send',
+    pushSent: (name: string) => `Notification sent to ${name}`,
     transactions: 'Transactions',
     transactionsTitle: (name: string) => `Transactions of ${name}`,
     save: 'Save',
@@ -97,6 +101,10 @@ const languages = {
     editTitle: (name: string) => `تعديل: ${name}`,
     push: 'إرسال إشعار',
     pushTitle: (name: string) => `إرسال إشعار فوري إلى ${name}`,
+    pushSubject: 'العنوان',
+    pushMessage: 'الرسالة',
+    pushSend: 'إرسال',
+    pushSent: (name: string) => `تم إرسال الإشعار إلى ${name}`,
     transactions: 'المعاملات',
     transactionsTitle: (name: string) => `معاملات ${name}`,
     save: 'حفظ',
@@ -438,6 +446,14 @@ describeInBrowser('customers', (suite) => {
         .poll(() => dialog(page).getByRole('heading').first().textContent())
         .toBe(texts.editTitle(nameless.email));
       await closeDialog(page);
+      // Sent, the notice names the customer as the title did.
+      await page.getByRole('button', { name: `${texts.push} ${grace.email}` }).click();
+      await dialog(page).getByLabel(texts.pushSubject).fill('Round opens');
+      await dialog(page).getByLabel(texts.pushMessage).fill('The seed round opens on Monday.');
+      await dialog(page).getByRole('button', { name: texts.pushSend, exact: true }).click();
+      await expect
+        .poll(() => page.getByRole('alert').filter({ hasText: 'Grace Hopper' }).textContent())
+        .toContain(texts.pushSent('Grace Hopper'));
       await context.close();
     });
 

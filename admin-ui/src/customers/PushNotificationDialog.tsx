@@ -1,4 +1,5 @@
 import { required, TextInput, useNotify, useRefresh } from 'react-admin';
+import { customerDisplayName } from '../lists/customerFilter';
 import { CustomerTitle } from './CustomerName';
 import { type Customer, sendPushNotification } from './customerApi';
 import { DialogForm, submitFailure } from './DialogForm';
@@ -23,7 +24,7 @@ export function PushNotificationDialog({
       });
       notify('app.customers.notices.push_sent', {
         type: 'success',
-        messageArgs: { email: customer.email },
+        messageArgs: { name: customerDisplayName(customer) },
       });
       refresh();
       onClose();

@@ -100,7 +100,7 @@ export const customersArabic: CustomerMessages = {
       'لم تُزَل النجمة عن أي عميل |||| أُزيلت النجمة عن عميل واحد |||| أُزيلت النجمة عن عميلين |||| أُزيلت النجمة عن %{smart_count} عملاء |||| أُزيلت النجمة عن %{smart_count} عميلًا |||| أُزيلت النجمة عن %{smart_count} عميل',
     status_changed: 'تغيّرت حالة المستثمر إلى %{status}',
     lead_changed: 'تغيّرت حالة العميل المحتمل إلى %{status}',
-    push_sent: 'تم إرسال الإشعار إلى %{email}',
+    push_sent: 'تم إرسال الإشعار إلى %{name}',
     export_failed: 'فشل التصدير: %{message}',
     read_only: 'يمكنك قراءة العملاء وسجلّهم؛ التغييرات تتطلب حساب موظف.',
   },

@@ -97,7 +97,7 @@ export const customersEnglish = {
     unstarred: '%{smart_count} customer unstarred |||| %{smart_count} customers unstarred',
     status_changed: 'Investor status changed to %{status}',
     lead_changed: 'Lead status changed to %{status}',
-    push_sent: 'Notification sent to %{email}',
+    push_sent: 'Notification sent to %{name}',
     export_failed: 'The export failed: %{message}',
     read_only: 'You can read customers and their history; changes need a staff account.',
   },

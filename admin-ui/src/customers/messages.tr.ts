@@ -98,7 +98,7 @@ export const customersTurkish: CustomerMessages = {
       '%{smart_count} müşterinin yıldızı kaldırıldı |||| %{smart_count} müşterinin yıldızı kaldırıldı',
     status_changed: 'Yatırımcı durumu %{status} olarak değişti',
     lead_changed: 'Potansiyel durumu %{status} olarak değişti',
-    push_sent: '%{email} adresine bildirim gönderildi',
+    push_sent: 'Bildirim gönderildi: %{name}',
     export_failed: 'Dışa aktarma başarısız: %{message}',
     read_only:
       'Müşterileri ve geçmişlerini okuyabilirsiniz; değişiklikler için personel hesabı gerekir.',
