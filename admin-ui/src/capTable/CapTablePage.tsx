@@ -4,6 +4,7 @@ import {
   Alert,
   Box,
   Button,
+  Card,
   CircularProgress,
   Stack,
   Table,
@@ -150,7 +151,7 @@ export default function CapTablePage() {
               {t('empty')}
             </Typography>
           ) : (
-            <Box sx={{ overflowX: 'auto', mb: 3 }} data-testid="captable-scroller">
+            <Card sx={{ overflowX: 'auto', mb: 3 }} data-testid="captable-scroller">
               {/* With many classes the table scrolls (a phone): the holder stays in view. */}
               <Table size="small" aria-labelledby="captable-title" sx={holderColumnStays}>
                 <TableHead>
@@ -185,34 +186,36 @@ export default function CapTablePage() {
                   ))}
                 </TableBody>
               </Table>
-            </Box>
+            </Card>
           )}
           {table.data.shareClasses.length > 0 && (
-            <Box sx={{ overflowX: 'auto' }}>
+            <>
               <Typography id="captable-classes" variant="h6" component="h2" sx={{ mb: 1 }}>
                 {t('classes')}
               </Typography>
-              <Table size="small" aria-labelledby="captable-classes">
-                <TableHead>
-                  <TableRow>
-                    <TableCell>{t('class')}</TableCell>
-                    <TableCell>{t('kind')}</TableCell>
-                    <TableCell align="right">{t('authorized')}</TableCell>
-                    <TableCell align="right">{t('issued')}</TableCell>
-                  </TableRow>
-                </TableHead>
-                <TableBody>
-                  {table.data.shareClasses.map((shareClass) => (
-                    <TableRow key={shareClass.id}>
-                      <TableCell>{shareClass.name}</TableCell>
-                      <TableCell>{t(`kinds.${shareClass.kind}`)}</TableCell>
-                      <TableCell align="right">{number(shareClass.authorized)}</TableCell>
-                      <TableCell align="right">{number(shareClass.issued)}</TableCell>
+              <Card sx={{ overflowX: 'auto' }}>
+                <Table size="small" aria-labelledby="captable-classes">
+                  <TableHead>
+                    <TableRow>
+                      <TableCell>{t('class')}</TableCell>
+                      <TableCell>{t('kind')}</TableCell>
+                      <TableCell align="right">{t('authorized')}</TableCell>
+                      <TableCell align="right">{t('issued')}</TableCell>
                     </TableRow>
-                  ))}
-                </TableBody>
-              </Table>
-            </Box>
+                  </TableHead>
+                  <TableBody>
+                    {table.data.shareClasses.map((shareClass) => (
+                      <TableRow key={shareClass.id}>
+                        <TableCell>{shareClass.name}</TableCell>
+                        <TableCell>{t(`kinds.${shareClass.kind}`)}</TableCell>
+                        <TableCell align="right">{number(shareClass.authorized)}</TableCell>
+                        <TableCell align="right">{number(shareClass.issued)}</TableCell>
+                      </TableRow>
+                    ))}
+                  </TableBody>
+                </Table>
+              </Card>
+            </>
           )}
         </>
       )}

@@ -2,6 +2,7 @@ import Token from '@mui/icons-material/Token';
 import {
   Box,
   Button,
+  Card,
   Chip,
   ListItemButton,
   Stack,
@@ -90,7 +91,7 @@ export function OrdersTable({
   }
   if (small) {
     return (
-      <Box component="ul" aria-labelledby={labelledBy} sx={{ listStyle: 'none', p: 0, m: 0 }}>
+      <Card component="ul" aria-labelledby={labelledBy} sx={{ listStyle: 'none', p: 0, m: 0 }}>
         {orders.map((order) => (
           <Box component="li" key={order.id} sx={{ borderBottom: 1, borderColor: 'divider' }}>
             <ListItemButton
@@ -128,11 +129,11 @@ export function OrdersTable({
             </Box>
           </Box>
         ))}
-      </Box>
+      </Card>
     );
   }
   return (
-    <Box sx={{ overflowX: 'auto' }}>
+    <Card sx={{ overflowX: 'auto' }}>
       <Table size="small" aria-labelledby={labelledBy}>
         <TableHead>
           <TableRow>
@@ -165,6 +166,6 @@ export function OrdersTable({
           ))}
         </TableBody>
       </Table>
-    </Box>
+    </Card>
   );
 }
