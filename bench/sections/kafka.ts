@@ -24,6 +24,7 @@ import { type Figure, figure, notMeasured } from '../lib/report';
 import { type LatencySummary, summarize } from '../lib/stats';
 
 const SECTION = 'kafka';
+const OTHER_CLIENT = 'another client: @platformatic/kafka';
 const TARGET_PER_SECOND = 20_000;
 const TARGET_P99_MS = 250;
 /** The publisher against the client alone: at least this share of its throughput. */
@@ -79,7 +80,7 @@ export async function benchKafka(options: BenchOptions): Promise<Figure[]> {
       const run = await onceMore(contender, time).catch((error: unknown) => {
         // The other client is a comparison only: its failure must not void the publisher's figures.
         if (contender !== 'platformatic') throw error;
-        otherClientFailure = error instanceof Error ? error.message : String(error);
+        otherClientFailure = messageOf(error);
         return undefined;
       });
       if (!run) continue;
@@ -91,7 +92,6 @@ export async function benchKafka(options: BenchOptions): Promise<Figure[]> {
   const [published, serial, publishedLanes, platformatic] = contenders.map((name) =>
     combine(runs[name], records.all),
   ) as [Combined, Combined, Combined, Combined];
-  const otherClient = 'another client: @platformatic/kafka';
   const lag = await endToEndLag(await postgres.createDatabase('bench_kafka_lag'), brokers, options);
   console.error(
     `  answer → consumer: p50 ${lag.summary.p50.toFixed(1)} ms, p99 ${lag.summary.p99.toFixed(1)} ms`,
@@ -130,8 +130,12 @@ export async function benchKafka(options: BenchOptions): Promise<Figure[]> {
       },
     ),
     otherClientFailure
-      ? notMeasured(SECTION, otherClient, `@platformatic/kafka failed twice: ${otherClientFailure}`)
-      : figure(SECTION, otherClient, platformatic.perSecond, 'events/s', {
+      ? notMeasured(
+          SECTION,
+          OTHER_CLIENT,
+          `@platformatic/kafka failed twice: ${otherClientFailure}`,
+        )
+      : figure(SECTION, OTHER_CLIENT, platformatic.perSecond, 'events/s', {
           baseline: {
             name: 'raw kafkajs idempotent producer, one request at a time',
             value: serial.perSecond,
@@ -335,11 +339,13 @@ async function onceMore<T>(contender: Contender, time: () => Promise<T>): Promis
   try {
     return await time();
   } catch (error) {
-    console.error(`  ${contender}: failed (${(error as Error).message}); timing it once more`);
+    console.error(`  ${contender}: failed (${messageOf(error)}); timing it once more`);
     await new Promise((resolve) => setTimeout(resolve, 2_000));
     return time();
   }
 }
+
+const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 function combine(runs: readonly Throughput[], events: number): Combined {
   const seconds = runs.reduce((sum, run) => sum + run.seconds, 0);
