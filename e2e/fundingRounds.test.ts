@@ -76,6 +76,7 @@ describeInBrowser('funding rounds', (suite) => {
         percent: /^2% complete/,
         holders: /Cap table/,
         orderReason: /^Reason: Token order ord_[0-9a-f]{8}$/,
+        payment: /^20 tokens of Seed round$/,
       },
     ],
     [
@@ -91,6 +92,8 @@ describeInBrowser('funding rounds', (suite) => {
         percent: /اكتمل/,
         holders: /Cap table|جدول/,
         orderReason: /^السبب: طلب الرموز ord_[0-9a-f]{8}$/,
+        // The server's description is English; the list says what the payment paid in Arabic.
+        payment: /^Ada Lovelace · Seed round · عدد الرموز: 20$/,
       },
     ],
   ] as const)(
@@ -137,6 +140,9 @@ describeInBrowser('funding rounds', (suite) => {
 
       await open(page, suite.portal, '/captable');
       await visible(page.getByRole('cell', { name: /Ada/ }).first());
+
+      await open(page, suite.portal, '/transactions/all');
+      await visible(page.getByText(texts.payment).first());
 
       // The order moved the investor on: the history says why in the reader's language.
       await open(page, suite.portal, `/customers/all/${investorId}`);

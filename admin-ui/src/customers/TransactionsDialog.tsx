@@ -19,6 +19,7 @@ import { type GetListResult, useGetList, useTranslate } from 'react-admin';
 import { Link } from 'react-router-dom';
 import { DateTime, Money } from '../payments/Money';
 import type { Transaction } from '../payments/paymentApi';
+import { usePaymentDescription } from '../payments/paymentDescription';
 import { kindLabel } from '../payments/statuses';
 import { TakePaymentButton } from '../payments/TakePaymentButton';
 import { TotalsLine } from '../transactions/TotalsLine';
@@ -38,6 +39,7 @@ export function TransactionsDialog({
   onClose: () => void;
 }) {
   const translate = useTranslate();
+  const describe = usePaymentDescription();
   const small = useMediaQuery((theme: Theme) => theme.breakpoints.down('sm'), { noSsr: true });
   const filter = { customerId: customer.id };
   const list = useGetList<Transaction>('transactions', {
@@ -93,8 +95,8 @@ export function TransactionsDialog({
                     secondary={
                       <>
                         <DateTime iso={transaction.createdAt} />
-                        {(transaction.refundReason ?? transaction.description) &&
-                          ` · ${transaction.refundReason ?? transaction.description}`}
+                        {(transaction.refundReason ?? describe(transaction)) &&
+                          ` · ${transaction.refundReason ?? describe(transaction)}`}
                       </>
                     }
                     slotProps={{ secondary: { sx: { overflowWrap: 'anywhere' } } }}

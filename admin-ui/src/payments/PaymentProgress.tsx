@@ -9,6 +9,7 @@ import { useLocaleState, useRefresh, useTranslate } from 'react-admin';
 import { CancelPaymentButton } from './CancelPaymentButton';
 import { Money } from './Money';
 import { fetchPayment, type Payment } from './paymentApi';
+import { usePaymentDescription } from './paymentDescription';
 import { SimulateCardButton } from './SimulateCardButton';
 import { refreshBalance } from './settle';
 import { cardLine } from './statuses';
@@ -28,6 +29,7 @@ export function PaymentProgress({
   terminalName: string | null;
 }) {
   const translate = useTranslate();
+  const describe = usePaymentDescription();
   const [locale] = useLocaleState();
   const refresh = useRefresh();
   const queryClient = useQueryClient();
@@ -40,6 +42,7 @@ export function PaymentProgress({
     refetchInterval: (query) => (query.state.data?.status === 'pending' ? 1000 : false),
   });
   const completed = payment.status !== 'pending';
+  const description = describe(payment);
   useEffect(() => {
     if (!completed) return;
     refreshBalance();
@@ -53,9 +56,9 @@ export function PaymentProgress({
       <Typography variant="h4" component="p" sx={{ fontWeight: 600 }}>
         <Money cents={payment.amountCents} />
       </Typography>
-      {(payment.customerName || payment.description) && (
+      {(payment.customerName || description) && (
         <Typography color="text.secondary" sx={{ overflowWrap: 'anywhere' }}>
-          {[payment.customerName, payment.description].filter(Boolean).join(' · ')}
+          {[payment.customerName, description].filter(Boolean).join(' · ')}
         </Typography>
       )}
       {completed ? (

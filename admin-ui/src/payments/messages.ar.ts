@@ -51,6 +51,10 @@ export const paymentsArabic: PaymentsMessages = {
   new_payment: 'دفعة جديدة',
   close: 'إغلاق',
   cancel: 'إلغاء',
+  purpose: {
+    token_order: '%{round} · عدد الرموز: %{tokens}',
+    invoice: 'الفاتورة %{number}: %{plan}',
+  },
   unknown_terminal: 'الجهاز',
   status: {
     pending: 'معلّقة',

@@ -46,6 +46,10 @@ export const paymentsEnglish = {
   new_payment: 'New payment',
   close: 'Close',
   cancel: 'Cancel',
+  purpose: {
+    token_order: '%{tokens} token of %{round} |||| %{tokens} tokens of %{round}',
+    invoice: 'Invoice %{number}: %{plan}',
+  },
   unknown_terminal: 'the terminal',
   status: {
     pending: 'Pending',

@@ -52,6 +52,10 @@ export const paymentsTurkish: PaymentsMessages = {
   new_payment: 'Yeni ödeme',
   close: 'Kapat',
   cancel: 'Vazgeç',
+  purpose: {
+    token_order: '%{round}: %{tokens} token',
+    invoice: 'Fatura %{number}: %{plan}',
+  },
   unknown_terminal: 'terminal',
   status: {
     pending: 'Bekliyor',

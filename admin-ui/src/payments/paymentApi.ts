@@ -1,6 +1,7 @@
 import type { RaRecord } from 'react-admin';
 import { apiUrl, callApi, httpClient } from '../session/http';
 import { readStored, storageKeys } from '../session/storage';
+import type { PaymentPurpose } from './paymentDescription';
 
 export const paymentStatuses = [
   'pending',
@@ -46,6 +47,7 @@ export interface Payment extends RaRecord {
   customerId: string | null;
   customerName: string | null;
   description: string | null;
+  purpose?: PaymentPurpose | null;
   status: PaymentStatus;
   declineReason: DeclineReason | null;
   cardBrand: string | null;
@@ -77,6 +79,7 @@ export interface Transaction extends RaRecord {
   terminalId: string | null;
   terminalName: string | null;
   description: string | null;
+  purpose?: PaymentPurpose | null;
   cardBrand: string | null;
   cardLast4: string | null;
   createdAt: string;

@@ -16,6 +16,7 @@ import { useCanTakePayments } from '../payments/access';
 import { CancelPaymentButton } from '../payments/CancelPaymentButton';
 import { DateTime, Money } from '../payments/Money';
 import type { Payment } from '../payments/paymentApi';
+import { usePaymentDescription } from '../payments/paymentDescription';
 import { SimulateCardButton } from '../payments/SimulateCardButton';
 import { TakePaymentButton } from '../payments/TakePaymentButton';
 import { useTerminals } from '../payments/useTerminals';
@@ -57,11 +58,11 @@ function NoPendingPayments() {
   );
 }
 
-const who = (payment: Payment) =>
-  [payment.customerName, payment.description].filter(Boolean).join(' · ');
-
 function PendingRows() {
   const translate = useTranslate();
+  const describe = usePaymentDescription();
+  const who = (payment: Payment) =>
+    [payment.customerName, describe(payment)].filter(Boolean).join(' · ');
   const small = useMediaQuery((theme: Theme) => theme.breakpoints.down('md'), { noSsr: true });
   if (small) {
     return (
@@ -123,7 +124,7 @@ function PendingRows() {
         source="description"
         label={field('description')}
         sortable={false}
-        render={(payment: Payment) => payment.description ?? ''}
+        render={(payment: Payment) => describe(payment) ?? ''}
       />
       <FunctionField
         source="terminalName"

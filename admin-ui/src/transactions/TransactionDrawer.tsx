@@ -24,6 +24,7 @@ import { offSessionTerminalId } from '../paymentMethods/cardApi';
 import { useCanTakePayments } from '../payments/access';
 import { DateTime, Money } from '../payments/Money';
 import { fetchPayment, type Payment, type Refund, type Transaction } from '../payments/paymentApi';
+import { usePaymentDescription } from '../payments/paymentDescription';
 import { refreshBalance } from '../payments/settle';
 import { cardLine, kindLabel, PaymentStatusChip } from '../payments/statuses';
 import { RefundDialog } from './RefundDialog';
@@ -199,6 +200,8 @@ function PaymentDetails({
   refundButton: ReactNode;
 }) {
   const translate = useTranslate();
+  const describe = usePaymentDescription();
+  const description = describe(payment);
   return (
     <Stack spacing={0}>
       {/* A payment's own drawer starts its details with the status, at the start side, as an
@@ -217,9 +220,7 @@ function PaymentDetails({
       {payment.customerName && (
         <Detail label="app.payments.fields.customer">{payment.customerName}</Detail>
       )}
-      {payment.description && (
-        <Detail label="app.payments.fields.description">{payment.description}</Detail>
-      )}
+      {description && <Detail label="app.payments.fields.description">{description}</Detail>}
       <Detail label="app.payments.fields.terminal">
         {payment.terminalId === offSessionTerminalId
           ? translate('app.cards.off_session')

@@ -28,6 +28,7 @@ import {
   transactionKinds,
   transactionStatuses,
 } from '../payments/paymentApi';
+import { usePaymentDescription } from '../payments/paymentDescription';
 import { cardLine, kindLabel, transactionStatusLabel } from '../payments/statuses';
 import { TakePaymentButton } from '../payments/TakePaymentButton';
 import { useTerminals } from '../payments/useTerminals';
@@ -175,6 +176,7 @@ function NoTransactions() {
 
 function TransactionRows({ onOpen }: { onOpen: (record: Transaction) => void }) {
   const translate = useTranslate();
+  const describe = usePaymentDescription();
   const small = useMediaQuery((theme: Theme) => theme.breakpoints.down('md'), { noSsr: true });
   const open = (_id: unknown, _resource: string, record: unknown) => {
     onOpen(record as Transaction);
@@ -192,7 +194,7 @@ function TransactionRows({ onOpen }: { onOpen: (record: Transaction) => void }) 
           </Box>
         )}
         secondaryText={(record) =>
-          [record.customerName, record.description].filter(Boolean).join(' · ')
+          [record.customerName, describe(record)].filter(Boolean).join(' · ')
         }
         tertiaryText={(record) => <DateTime iso={record.createdAt} />}
         rowSx={() => ({ overflowWrap: 'anywhere' })}
@@ -241,7 +243,7 @@ function TransactionRows({ onOpen }: { onOpen: (record: Transaction) => void }) 
         source="description"
         label={field('description')}
         sortable={false}
-        render={(record: Transaction) => record.refundReason ?? record.description ?? ''}
+        render={(record: Transaction) => record.refundReason ?? describe(record) ?? ''}
       />
       <FunctionField
         source="terminalName"

@@ -63,6 +63,7 @@ describe('POST /api/payments', () => {
       customerId: customer.id,
       customerName: 'Ada Lovelace',
       description: 'Coffee beans',
+      purpose: null,
       status: 'pending',
       declineReason: null,
       cardBrand: null,

@@ -4,6 +4,7 @@ import {
   notFound,
   type PaymentCurrency,
   type PaymentEvent,
+  type PaymentPurpose,
   paymentCurrencies,
 } from '@issuer/events';
 import { type GatewayEvent, offSessionTerminalId } from './gateway';
@@ -31,6 +32,8 @@ export type RequestPayment = {
     currency: PaymentCurrency;
     customerId: string | null;
     description: string | null;
+    /** What the portal asked this payment for (a token order, an invoice). */
+    purpose?: PaymentPurpose;
     requestedBy: string;
     now: Date;
     expiresAt: Date;
@@ -50,6 +53,8 @@ export type RequestCardCharge = {
     amountCents: number;
     currency: PaymentCurrency;
     description: string | null;
+    /** What the portal asked this payment for (a token order, an invoice). */
+    purpose?: PaymentPurpose;
     requestedBy: string;
     now: Date;
     expiresAt: Date;
@@ -180,6 +185,7 @@ function requestPayment({ data }: RequestPayment, state: Payment): PaymentEvent[
         currency: data.currency,
         customerId: data.customerId,
         description: data.description,
+        ...(data.purpose ? { purpose: data.purpose } : {}),
         requestedBy: data.requestedBy,
         requestedAt: data.now.toISOString(),
         expiresAt: data.expiresAt.toISOString(),
@@ -202,6 +208,7 @@ function requestCardCharge({ data }: RequestCardCharge, state: Payment): Payment
         currency: data.currency,
         customerId: data.customerId,
         description: data.description,
+        ...(data.purpose ? { purpose: data.purpose } : {}),
         requestedBy: data.requestedBy,
         requestedAt: data.now.toISOString(),
         expiresAt: data.expiresAt.toISOString(),

@@ -1,4 +1,4 @@
-import type { DeclineReason, PaymentCurrency, PaymentEvent } from '@issuer/events';
+import type { DeclineReason, PaymentCurrency, PaymentEvent, PaymentPurpose } from '@issuer/events';
 
 /**
  * Where a payment stands: `pending` once requested, `sent` once the terminal waits for a card,
@@ -41,6 +41,8 @@ export interface PaymentDetails {
   currency: PaymentCurrency;
   customerId: string | null;
   description: string | null;
+  /** What the portal asked this payment for (a token order, an invoice); null when a person did. */
+  purpose: PaymentPurpose | null;
   requestedBy: string;
   requestedAt: string;
   expiresAt: string;
@@ -171,6 +173,7 @@ function requested(data: Extract<PaymentEvent, { type: 'PaymentRequested' }>['da
     currency: data.currency,
     customerId: data.customerId,
     description: data.description,
+    purpose: data.purpose ?? null,
     requestedBy: data.requestedBy,
     requestedAt: data.requestedAt,
     expiresAt: data.expiresAt,

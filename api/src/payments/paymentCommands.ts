@@ -5,6 +5,7 @@ import {
   notFound,
   type PaymentCurrency,
   type PaymentEvent,
+  type PaymentPurpose,
   streamCategories,
   streamName,
 } from '@issuer/events';
@@ -84,6 +85,8 @@ export interface RequestPaymentInput extends CommandOrigin {
   currency: PaymentCurrency;
   customerId: string | null;
   description: string | null;
+  /** What the portal asked this payment for (a token order, an invoice). */
+  purpose?: PaymentPurpose;
   /** The customer agreed to have the card saved for later charges. */
   saveCard?: boolean;
   /** Chosen by a caller that records the payment's id first (a token order); new otherwise. */
@@ -120,6 +123,7 @@ export async function requestPayment(
         currency: input.currency,
         customerId: input.customerId,
         description: input.description,
+        ...(input.purpose ? { purpose: input.purpose } : {}),
         requestedBy: input.actorId,
         now,
         expiresAt: new Date(now.getTime() + timeoutSeconds * 1000),
@@ -223,6 +227,7 @@ export interface ChargeSavedCardInput extends CommandOrigin {
   cardToken: string;
   amountCents: number;
   description: string | null;
+  purpose?: PaymentPurpose;
   requestedBy: string;
 }
 

@@ -1,4 +1,4 @@
-import { declineReason, streamCategories, streamName } from '@issuer/events';
+import { declineReason, paymentPurpose, streamCategories, streamName } from '@issuer/events';
 import { z } from 'zod';
 import { companyDecider } from '../companies/businessLogic';
 import { customerDecider } from '../customers/businessLogic';
@@ -31,6 +31,14 @@ const refundSchema = z.strictObject({
   failureReason: z.string().nullable().meta({ description: "The processor's reason, if failed" }),
 }) satisfies z.ZodType<PaymentRefund>;
 
+/** Null on payments a person took; set on the ones the portal requested itself. */
+export const purposeSchema = paymentPurpose.nullable().meta({
+  description:
+    'What the portal asked the payment for: a token order (`token_order`: orderId, roundName, ' +
+    'tokens) or an invoice (`invoice`: invoiceNumber, planName); null when a person took it. ' +
+    'The description says the same in English.',
+});
+
 /** The Payment resource of the API (see the payments contract), as every payment route answers. */
 export const paymentSchema = z
   .strictObject({
@@ -42,6 +50,7 @@ export const paymentSchema = z
     customerId: z.string().nullable(),
     customerName: z.string().nullable(),
     description: z.string().nullable(),
+    purpose: purposeSchema,
     status: z.enum(paymentViewStatuses),
     declineReason: declineReason.nullable(),
     cardBrand: z.string().nullable(),
@@ -86,6 +95,7 @@ export function paymentResource(state: PaymentDetails, names: PaymentNames): Pay
     customerId: state.customerId,
     customerName: names.customerName,
     description: state.description,
+    purpose: state.purpose,
     status: viewStatus(state),
     declineReason: state.declineReason,
     cardBrand: state.cardBrand,

@@ -108,6 +108,9 @@ describe('collecting by a saved card', () => {
       terminalId: 'off_session',
       customerId: payee.customerId,
       cardLast4: '4242',
+      // What it pays, for each reader's language to name; the description says it in English.
+      description: expect.stringMatching(/^Invoice \S+: /),
+      purpose: { kind: 'invoice', invoiceNumber: expect.any(String), planName: expect.any(String) },
     });
     expect(await h.balance(payee.token)).toBe(before + 4200);
     expect(await cardPayments(payee.companyId)).toEqual([{ status: 'captured', n: 1 }]);

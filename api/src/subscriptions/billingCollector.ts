@@ -315,6 +315,7 @@ async function collectByCard(
         cardToken: card.cardToken,
         amountCents: data.amountCents,
         description: `Invoice ${invoice.number}: ${invoice.planName}`,
+        purpose: { kind: 'invoice', invoiceNumber: invoice.number, planName: invoice.planName },
         requestedBy: 'billing',
       });
     } catch (error) {

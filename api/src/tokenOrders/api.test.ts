@@ -57,7 +57,22 @@ describe('an order from round to complete', () => {
       tokensAvailable: 960,
     });
 
+    // The payment says what it pays, so each reader's language can name it.
+    const purpose = {
+      kind: 'token_order',
+      orderId: order.id,
+      roundName: expect.stringMatching(/^Seed /),
+      tokens: 40,
+    };
+    expect(await get(issuer.token, `/api/payments/${order.paymentId}`)).toMatchObject({
+      description: expect.stringMatching(/^40 tokens of Seed /),
+      purpose,
+    });
+
     await h.capture(order.paymentId ?? '');
+    await expect
+      .poll(() => get<Json[]>(issuer.token, '/api/transactions'))
+      .toContainEqual(expect.objectContaining({ paymentId: order.paymentId, purpose }));
     h.advanceClock(1000);
     const done = await h.settle(issuer, order.id, 'complete');
     expect(done).toMatchObject({

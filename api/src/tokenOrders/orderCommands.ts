@@ -193,6 +193,12 @@ export async function placeOrder(deps: OrderDeps, input: PlaceOrderInput) {
         currency: 'CAD',
         customerId: input.customerId,
         description,
+        purpose: {
+          kind: 'token_order',
+          orderId,
+          roundName: round.terms.name,
+          tokens: input.tokens,
+        },
       });
     } else if (etransferId) {
       await requestMoney(deps, {

@@ -20,6 +20,7 @@ import {
   describeRoute,
   listDescription,
 } from '../http/openapiSpec';
+import { purposeSchema } from '../payments/paymentView';
 import { transactionsCsv } from './csvExport';
 import {
   idParam,
@@ -91,6 +92,7 @@ export const transactionSchema = z
     terminalId: z.string().nullable(),
     terminalName: z.string().nullable(),
     description: z.string().nullable(),
+    purpose: purposeSchema,
     cardBrand: z.string().nullable(),
     cardLast4: z.string().nullable(),
     createdAt: z.string(),

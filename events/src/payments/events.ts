@@ -25,6 +25,25 @@ export type DeclineReason = (typeof declineReasons)[number];
 const ids = { paymentId: z.string(), companyId: z.string() };
 const cents = z.number().int();
 
+/**
+ * What a payment the portal asked for itself pays, so each reader's language can say it (the
+ * description stays as written, in English, for the terminal and the API).
+ */
+export const paymentPurpose = z.discriminatedUnion('kind', [
+  z.object({
+    kind: z.literal('token_order'),
+    orderId: z.string(),
+    roundName: z.string(),
+    tokens: z.number().int(),
+  }),
+  z.object({
+    kind: z.literal('invoice'),
+    invoiceNumber: z.string(),
+    planName: z.string(),
+  }),
+]);
+export type PaymentPurpose = z.infer<typeof paymentPurpose>;
+
 export const paymentRequestedData = z.object({
   ...ids,
   terminalId: z.string(),
@@ -32,6 +51,8 @@ export const paymentRequestedData = z.object({
   currency: paymentCurrency,
   customerId: z.string().nullable(),
   description: z.string().nullable(),
+  /** Set on payments the portal requested for a token order or an invoice. */
+  purpose: paymentPurpose.optional(),
   requestedBy: z.string(),
   requestedAt: z.string(),
   /** When the payment expires if no card was presented (requestedAt + the configured timeout). */

@@ -189,6 +189,7 @@ export function etransferMoneyMoved(
     terminalId: null,
     terminalName: null,
     description: row.message ?? row.reference,
+    purpose: null,
     cardBrand: null,
     cardLast4: null,
     createdAt,

@@ -10,6 +10,7 @@ import {
 } from './ledger';
 import { moneyProjection } from './moneyProjection';
 import { getPayment, listPayments } from './paymentQueries';
+import { moneyMigration } from './schema';
 import { paymentEvents } from './testing';
 import {
   getTransaction,
@@ -598,5 +599,65 @@ describe('a search’s totals, counted from the customers’ stored totals', () 
       expect(list.rows.map((row) => row.id)).toEqual(expected.slice(0, 25).map((row) => row.id));
     }
     expect(matches('hanna').length).toBeGreaterThan(10);
+  });
+});
+
+describe('what a payment pays', () => {
+  const order = {
+    kind: 'token_order',
+    orderId: 'ord-1',
+    roundName: 'Seed round',
+    tokens: 500,
+  } as const;
+
+  it('given a token order’s payment captured and refunded, then its row and both movements carry the purpose', async () => {
+    const p = paymentEvents('co-purpose', 'pay-purpose');
+    await given([
+      p.requested({ description: '500 tokens of Seed round', purpose: order }),
+      p.authorized(),
+      p.captured(),
+      p.refunded('ref-purpose', 400),
+    ]);
+    expect(await getPayment(db.pool, 'co-purpose', 'pay-purpose')).toMatchObject({
+      description: '500 tokens of Seed round',
+      purpose: order,
+    });
+    const shown = await shownInList('co-purpose');
+    expect(shown.map((row) => [row.kind, row.purpose])).toEqual([
+      ['refund', order],
+      ['payment', order],
+    ]);
+  });
+
+  it('given a payment a person took, then no purpose', async () => {
+    const p = paymentEvents('co-no-purpose', 'pay-no-purpose');
+    await given([p.requested({ description: 'Coffee' }), p.authorized(), p.captured()]);
+    expect(await getPayment(db.pool, 'co-no-purpose', 'pay-no-purpose')).toMatchObject({
+      purpose: null,
+    });
+    expect((await shownInList('co-no-purpose'))[0]).toMatchObject({ purpose: null });
+  });
+
+  it('given rows stored before the purpose column, then the upgrade answers it for them too', async () => {
+    const p = paymentEvents('co-upgrade', 'pay-upgrade');
+    await given([p.requested(), p.authorized(), p.captured()]);
+    // The table as the release before this one left it: no column, no field in the stored JSON.
+    await db.pool.query(`
+      ALTER TABLE money_transactions DISABLE TRIGGER money_transactions_api_json;
+      ALTER TABLE money_transactions DROP COLUMN purpose;
+      UPDATE money_transactions SET api_json = (api_json::jsonb - 'purpose')::text;
+      ALTER TABLE money_transactions ENABLE TRIGGER money_transactions_api_json;`);
+    const stored = async () => {
+      const { rows } = await db.pool.query<{ api_json: string }>(
+        "SELECT api_json FROM money_transactions WHERE company_id = 'co-upgrade'",
+      );
+      return rows.map((row) => JSON.parse(row.api_json) as Record<string, unknown>);
+    };
+    expect(Object.keys((await stored())[0] ?? {})).not.toContain('purpose');
+
+    await db.pool.query(moneyMigration);
+    expect(await stored()).toEqual([expect.objectContaining({ purpose: null })]);
+    await db.pool.query(moneyMigration);
+    expect(await shownInList('co-upgrade')).toEqual([expect.objectContaining({ purpose: null })]);
   });
 });

@@ -242,12 +242,12 @@ async function upsertPayments(client: PoolClient, rows: readonly PaymentRow[]): 
   await client.query(
     `INSERT INTO payments AS p (${paymentColumns})
      SELECT id, "companyId", "terminalId", "terminalName", "amountCents", currency, "customerId",
-            "customerName", description, status, "declineReason", "cardBrand", "cardLast4",
+            "customerName", description, purpose, status, "declineReason", "cardBrand", "cardLast4",
             "refundedCents", refunds, "requestedBy", "requestedAt", "expiresAt", "completedAt",
             position
        FROM jsonb_to_recordset($1::jsonb) AS r(id text, "companyId" text, "terminalId" text,
          "terminalName" text, "amountCents" bigint, currency text, "customerId" text,
-         "customerName" text, description text, status text, "declineReason" text,
+         "customerName" text, description text, purpose jsonb, status text, "declineReason" text,
          "cardBrand" text, "cardLast4" text, "refundedCents" bigint, refunds jsonb,
          "requestedBy" text, "requestedAt" timestamptz, "expiresAt" timestamptz,
          "completedAt" timestamptz, position bigint)

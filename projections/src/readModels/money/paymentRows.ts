@@ -1,4 +1,4 @@
-import type { DeclineReason, PaymentEvent } from '@issuer/events';
+import type { DeclineReason, PaymentEvent, PaymentPurpose } from '@issuer/events';
 
 export const paymentStatuses = [
   'pending',
@@ -36,6 +36,8 @@ export interface PaymentRow {
   customerId: string | null;
   customerName: string | null;
   description: string | null;
+  /** A token order's or an invoice's payment: what it pays, for each reader's language. */
+  purpose: PaymentPurpose | null;
   status: PaymentStatus;
   declineReason: DeclineReason | null;
   cardBrand: string | null;
@@ -76,6 +78,7 @@ export function evolvePaymentRow(
       customerId: data.customerId,
       customerName: names.customer(data.customerId),
       description: data.description,
+      purpose: data.purpose ?? null,
       status: 'pending',
       declineReason: null,
       cardBrand: null,
@@ -182,6 +185,7 @@ export interface StoredPayment {
   customer_id: string | null;
   customer_name: string | null;
   description: string | null;
+  purpose: PaymentPurpose | null;
   status: PaymentStatus;
   decline_reason: DeclineReason | null;
   card_brand: string | null;
@@ -196,7 +200,7 @@ export interface StoredPayment {
 }
 
 export const paymentColumns = `payment_id, company_id, terminal_id, terminal_name, amount_cents,
-  currency, customer_id, customer_name, description, status, decline_reason, card_brand,
+  currency, customer_id, customer_name, description, purpose, status, decline_reason, card_brand,
   card_last4, refunded_cents, refunds, requested_by, requested_at, expires_at, completed_at,
   position`;
 
@@ -211,6 +215,7 @@ export function toPaymentRow(stored: StoredPayment): PaymentRow {
     customerId: stored.customer_id,
     customerName: stored.customer_name,
     description: stored.description,
+    purpose: stored.purpose,
     status: stored.status,
     declineReason: stored.decline_reason,
     cardBrand: stored.card_brand,

@@ -6,7 +6,7 @@ import { etransferMigration } from './etransferRows';
 const transactionResource = `transaction_id AS id, kind, status, amount_cents AS "amountCents",
   net_cents AS "netCents", currency, payment_id AS "paymentId", refund_reason AS "refundReason",
   customer_id AS "customerId", customer_name AS "customerName", terminal_id AS "terminalId",
-  terminal_name AS "terminalName", description, card_brand AS "cardBrand",
+  terminal_name AS "terminalName", description, purpose, card_brand AS "cardBrand",
   card_last4 AS "cardLast4", ${isoText('created_at')} AS "createdAt"`;
 
 /**
@@ -17,12 +17,22 @@ const transactionResource = `transaction_id AS id, kind, status, amount_cents AS
  */
 const transactionJsonMigration = `
 ${addColumnIfMissing('money_transactions', 'api_json', 'text')}
+${addColumnIfMissing('payments', 'purpose', 'jsonb')}
 CREATE OR REPLACE FUNCTION money_transactions_api_json() RETURNS trigger LANGUAGE plpgsql AS $fn$
 BEGIN
   NEW.api_json := (SELECT row_to_json(r)::text FROM (
     SELECT ${transactionResource} FROM (SELECT NEW.*) AS row__) r);
   RETURN NEW;
 END $fn$;
+DO $purpose$ BEGIN
+  IF NOT EXISTS (SELECT 1 FROM pg_attribute WHERE attrelid = 'money_transactions'::regclass
+                    AND attname = 'purpose' AND NOT attisdropped) THEN
+    ALTER TABLE money_transactions ADD COLUMN purpose jsonb;
+    -- The rows already there answer the new field too (null): the trigger rewrites them once
+    -- (or, before the trigger exists, the block below fills them).
+    UPDATE money_transactions SET api_json = NULL;
+  END IF;
+END $purpose$;
 DO $trigger$ BEGIN
   IF NOT EXISTS (SELECT 1 FROM pg_trigger WHERE tgname = 'money_transactions_api_json'
                     AND tgrelid = 'money_transactions'::regclass) THEN

@@ -1,4 +1,4 @@
-import type { PaymentEvent } from '@issuer/events';
+import type { PaymentEvent, PaymentPurpose } from '@issuer/events';
 
 /** Payment events for tests, each with the fields the projection reads and sensible defaults. */
 export const paymentEvents = (companyId: string, paymentId: string) => {
@@ -10,6 +10,7 @@ export const paymentEvents = (companyId: string, paymentId: string) => {
         amountCents: number;
         customerId: string | null;
         description: string | null;
+        purpose: PaymentPurpose;
         requestedAt: string;
       }> = {},
     ): PaymentEvent => ({

@@ -1,3 +1,4 @@
+import type { PaymentPurpose } from '@issuer/events';
 import type { PoolClient } from 'pg';
 import type { PaymentRow } from './paymentRows';
 
@@ -26,6 +27,7 @@ export interface TransactionRow {
   terminalId: string | null;
   terminalName: string | null;
   description: string | null;
+  purpose: PaymentPurpose | null;
   cardBrand: string | null;
   cardLast4: string | null;
   createdAt: string;
@@ -42,6 +44,7 @@ const fromPayment = (payment: PaymentRow) => ({
   terminalId: payment.terminalId,
   terminalName: payment.terminalName,
   description: payment.description,
+  purpose: payment.purpose,
   cardBrand: payment.cardBrand,
   cardLast4: payment.cardLast4,
 });
@@ -93,6 +96,7 @@ export interface StoredTransaction {
   terminal_id: string | null;
   terminal_name: string | null;
   description: string | null;
+  purpose: PaymentPurpose | null;
   card_brand: string | null;
   card_last4: string | null;
   created_at: Date;
@@ -101,7 +105,7 @@ export interface StoredTransaction {
 
 export const transactionColumns = `transaction_id, company_id, kind, status, amount_cents,
   net_cents, currency, payment_id, refund_reason, customer_id, customer_name, terminal_id,
-  terminal_name, description, card_brand, card_last4, created_at, position`;
+  terminal_name, description, purpose, card_brand, card_last4, created_at, position`;
 
 export function toTransactionRow(stored: StoredTransaction): TransactionRow {
   return {
@@ -119,6 +123,7 @@ export function toTransactionRow(stored: StoredTransaction): TransactionRow {
     terminalId: stored.terminal_id,
     terminalName: stored.terminal_name,
     description: stored.description,
+    purpose: stored.purpose,
     cardBrand: stored.card_brand,
     cardLast4: stored.card_last4,
     createdAt: stored.created_at.toISOString(),
@@ -158,11 +163,11 @@ export async function insertTransactions(
     `INSERT INTO money_transactions (${transactionColumns})
      SELECT id, "companyId", kind, status, "amountCents", "netCents", currency, "paymentId",
             "refundReason", "customerId", "customerName", "terminalId", "terminalName",
-            description, "cardBrand", "cardLast4", "createdAt", position
+            description, purpose, "cardBrand", "cardLast4", "createdAt", position
        FROM jsonb_to_recordset($1::jsonb) AS r(id text, "companyId" text, kind text,
          status text, "amountCents" bigint, "netCents" bigint, currency text, "paymentId" text,
          "refundReason" text, "customerId" text, "customerName" text, "terminalId" text,
-         "terminalName" text, description text, "cardBrand" text, "cardLast4" text,
+         "terminalName" text, description text, purpose jsonb, "cardBrand" text, "cardLast4" text,
          "createdAt" timestamptz, position bigint)
      ON CONFLICT (transaction_id) DO NOTHING
      RETURNING company_id, kind, customer_id, terminal_id, net_cents`,
