@@ -28,6 +28,7 @@ import {
   listDescription,
 } from '../http/openapiSpec';
 import { amountCents, origin } from '../payments/api';
+import { purposeSchema } from '../payments/paymentView';
 import {
   idParam,
   listWindow,
@@ -129,6 +130,7 @@ export const etransferSchema = z
       .string()
       .nullable()
       .meta({ description: 'The invoice a billing request collects' }),
+    purpose: purposeSchema,
     createdAt: z.string(),
     expiresAt: z.string().nullable(),
     completedAt: z.string().nullable(),

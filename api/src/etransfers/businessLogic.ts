@@ -4,6 +4,7 @@ import {
   type EtransferMatchMethod,
   invalid,
   notFound,
+  type PaymentPurpose,
 } from '@issuer/events';
 import { checkAmount } from '../payments/businessLogic';
 import {
@@ -39,6 +40,8 @@ export type RequestEtransfer = {
     invoiceId?: string;
     /** The token order the request collects (orders paid by e-transfer). */
     orderId?: string;
+    /** What it collects, for each reader's language. */
+    purpose?: PaymentPurpose;
   };
 };
 export type MarkEtransferSent = {
@@ -165,6 +168,7 @@ function requestEtransfer({ data }: RequestEtransfer, state: Etransfer): Etransf
         expiresAt: data.expiresAt.toISOString(),
         ...(data.invoiceId ? { invoiceId: data.invoiceId } : {}),
         ...(data.orderId ? { orderId: data.orderId } : {}),
+        ...(data.purpose ? { purpose: data.purpose } : {}),
       },
     },
   ];

@@ -4,6 +4,7 @@ import {
   type EtransferEvent,
   type EtransferMatchMethod,
   notFound,
+  type PaymentPurpose,
   streamCategories,
   streamName,
 } from '@issuer/events';
@@ -109,6 +110,8 @@ export interface RequestMoneyInput extends CommandOrigin {
   /** The token order the request collects, and its id (derived from the order's). */
   orderId?: string;
   etransferId?: string;
+  /** What the request collects (a token order), for each reader's language. */
+  purpose?: PaymentPurpose;
 }
 
 /**
@@ -140,6 +143,7 @@ export async function requestMoney(deps: EtransferDeps, input: RequestMoneyInput
         now,
         expiresAt,
         ...(input.orderId ? { orderId: input.orderId } : {}),
+        ...(input.purpose ? { purpose: input.purpose } : {}),
       },
     },
     origin,

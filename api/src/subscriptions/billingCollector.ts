@@ -247,6 +247,7 @@ async function collect(
           now,
           expiresAt: addDays(now, collectionWindowDays),
           invoiceId: invoice.invoiceId,
+          purpose: { kind: 'invoice', invoiceNumber: invoice.number, planName: invoice.planName },
         },
       },
       (state) => (isEtransfer(state) ? state.companyId : undefined),

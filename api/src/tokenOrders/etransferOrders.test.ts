@@ -104,6 +104,13 @@ describe('an order paid by e-transfer', () => {
       amountCents: 10_000,
       reference: placed.id,
       message: expect.stringContaining(`40 tokens of Seed`),
+      // The message is what the customer reads; purpose lets each reader's language name it.
+      purpose: {
+        kind: 'token_order',
+        orderId: placed.id,
+        roundName: expect.stringMatching(/^Seed/),
+        tokens: 40,
+      },
     });
     // The default expiry (30 days) comes before the round closes (60 days).
     const ahead = new Date(String(request.expiresAt)).getTime() - h.deps.clock().getTime();
@@ -123,6 +130,15 @@ describe('an order paid by e-transfer', () => {
       'complete',
     ]);
     expect(await round(issuer)).toMatchObject({ tokensReserved: 0, tokensPurchased: 40 });
+    await expect
+      .poll(async () => ok<Json[]>(await call(issuer, 'GET', '/api/transactions'), 200))
+      .toContainEqual(
+        expect.objectContaining({
+          kind: 'etransfer',
+          paymentId: etransferId,
+          purpose: expect.objectContaining({ kind: 'token_order', orderId: placed.id }),
+        }),
+      );
 
     // The read models catch up with the process's last steps.
     await expect

@@ -4,6 +4,7 @@ import {
   DomainError,
   type InvestorStatus,
   notFound,
+  type PaymentPurpose,
   streamCategories,
   streamName,
 } from '@issuer/events';
@@ -158,6 +159,12 @@ export async function placeOrder(deps: OrderDeps, input: PlaceOrderInput) {
   // Terms are fixed once a round is open: the price is the one the reservation was decided on.
   const amountCents = input.tokens * round.terms.tokenPriceCents;
   const description = `${input.tokens} tokens of ${round.terms.name}`;
+  const purpose: PaymentPurpose = {
+    kind: 'token_order',
+    orderId,
+    roundName: round.terms.name,
+    tokens: input.tokens,
+  };
   try {
     await runOnOrder(
       deps,
@@ -193,12 +200,7 @@ export async function placeOrder(deps: OrderDeps, input: PlaceOrderInput) {
         currency: 'CAD',
         customerId: input.customerId,
         description,
-        purpose: {
-          kind: 'token_order',
-          orderId,
-          roundName: round.terms.name,
-          tokens: input.tokens,
-        },
+        purpose,
       });
     } else if (etransferId) {
       await requestMoney(deps, {
@@ -208,6 +210,7 @@ export async function placeOrder(deps: OrderDeps, input: PlaceOrderInput) {
         customerId: input.customerId,
         amountCents,
         message: `Token order: ${description}`,
+        purpose,
         reference: orderId,
         expiresAt: etransferExpiry(deps.clock(), round.terms.closesAt),
       });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { paymentCurrency } from '../payments/events';
+import { paymentCurrency, paymentPurpose } from '../payments/events';
 
 /**
  * Events of the ETransfer stream (`ETransfer-<etransferId>`, one per Interac e-transfer: a money
@@ -42,6 +42,8 @@ export const etransferRequestedData = z.object({
   invoiceId: z.string().nullable().optional(),
   /** The token order this request collects (orders paid by e-transfer only; absent before). */
   orderId: z.string().nullable().optional(),
+  /** What the request collects, for each reader's language (billing's and orders' requests). */
+  purpose: paymentPurpose.optional(),
 });
 /** The provider accepted the request and notified the customer. */
 export const etransferSentData = z.object({

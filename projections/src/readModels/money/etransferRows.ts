@@ -1,4 +1,4 @@
-import { type EtransferEvent, ledgerAccounts } from '@issuer/events';
+import { type EtransferEvent, ledgerAccounts, type PaymentPurpose } from '@issuer/events';
 import type { PoolClient } from 'pg';
 import { addColumnIfMissing } from '../../runner/schema';
 import { type LedgerLine, transfer } from './ledger';
@@ -36,6 +36,8 @@ export interface EtransferRow {
   failureReason: string | null;
   /** The subscription invoice a billing request collects. */
   invoiceId: string | null;
+  /** What a billing or token order request collects, for each reader's language. */
+  purpose: PaymentPurpose | null;
   createdAt: string;
   expiresAt: string | null;
   completedAt: string | null;
@@ -51,6 +53,7 @@ const blank = {
   matchReason: null,
   failureReason: null,
   invoiceId: null,
+  purpose: null,
   expiresAt: null,
   completedAt: null,
 };
@@ -77,6 +80,7 @@ export function evolveEtransferRow(
         reference: event.data.reference,
         requestedBy: event.data.requestedBy,
         invoiceId: event.data.invoiceId ?? null,
+        purpose: event.data.purpose ?? null,
         createdAt: event.data.requestedAt,
         expiresAt: event.data.expiresAt,
         position,
@@ -189,7 +193,7 @@ export function etransferMoneyMoved(
     terminalId: null,
     terminalName: null,
     description: row.message ?? row.reference,
-    purpose: null,
+    purpose: row.purpose,
     cardBrand: null,
     cardLast4: null,
     createdAt,
@@ -258,7 +262,7 @@ export function etransferMoneyMoved(
 
 export const etransferColumns = `etransfer_id, company_id, kind, status, customer_id, email,
   amount_cents, currency, message, reference, requested_by, matched_by, matched_by_user,
-  match_reason, failure_reason, invoice_id, created_at, expires_at, completed_at, position`;
+  match_reason, failure_reason, invoice_id, purpose, created_at, expires_at, completed_at, position`;
 
 export interface StoredEtransfer {
   etransfer_id: string;
@@ -277,6 +281,7 @@ export interface StoredEtransfer {
   match_reason: string | null;
   failure_reason: string | null;
   invoice_id: string | null;
+  purpose: PaymentPurpose | null;
   created_at: Date;
   expires_at: Date | null;
   completed_at: Date | null;
@@ -301,6 +306,7 @@ export function toEtransferRow(stored: StoredEtransfer): EtransferRow {
     matchReason: stored.match_reason,
     failureReason: stored.failure_reason,
     invoiceId: stored.invoice_id,
+    purpose: stored.purpose,
     createdAt: stored.created_at.toISOString(),
     expiresAt: stored.expires_at?.toISOString() ?? null,
     completedAt: stored.completed_at?.toISOString() ?? null,
@@ -330,11 +336,11 @@ export async function upsertEtransfers(
     `INSERT INTO etransfers AS t (${etransferColumns})
      SELECT id, "companyId", kind, status, "customerId", email, "amountCents", currency, message,
             reference, "requestedBy", "matchedBy", "matchedByUser", "matchReason",
-            "failureReason", "invoiceId", "createdAt", "expiresAt", "completedAt", position
+            "failureReason", "invoiceId", purpose, "createdAt", "expiresAt", "completedAt", position
        FROM jsonb_to_recordset($1::jsonb) AS r(id text, "companyId" text, kind text, status text,
          "customerId" text, email text, "amountCents" bigint, currency text, message text,
          reference text, "requestedBy" text, "matchedBy" text, "matchedByUser" text,
-         "matchReason" text, "failureReason" text, "invoiceId" text, "createdAt" timestamptz,
+         "matchReason" text, "failureReason" text, "invoiceId" text, purpose jsonb, "createdAt" timestamptz,
          "expiresAt" timestamptz, "completedAt" timestamptz, position bigint)
      ON CONFLICT (etransfer_id) DO UPDATE SET
        status = EXCLUDED.status, customer_id = EXCLUDED.customer_id,
@@ -419,4 +425,5 @@ CREATE INDEX IF NOT EXISTS etransfers_reference_idx
   ON etransfers (company_id, reference) WHERE reference IS NOT NULL;
 -- Added with the invoice link: older rows stay null until the read model is rebuilt.
 ${addColumnIfMissing('etransfers', 'invoice_id', 'text')}
+${addColumnIfMissing('etransfers', 'purpose', 'jsonb')}
 `;
