@@ -3,6 +3,7 @@ import type { EventStore } from '@issuer/events';
 import {
   EventStoreDbEventStore,
   PostgresEventStore,
+  runningPostmaster,
   startEmbeddedPostgres,
 } from '@issuer/eventstore';
 import {
@@ -52,6 +53,11 @@ export interface Infrastructure {
   /** The read-model database; also the event store's on the PostgreSQL default. */
   pool: pg.Pool;
   store: EventStore;
+  /**
+   * On the embedded default: `listener` runs once if that PostgreSQL stops while this process
+   * still uses it (killed, crashed). Nothing restarts it by itself, so the caller stops too.
+   */
+  onDatabaseGone(listener: (message: string) => void): void;
   close(): Promise<void>;
 }
 
@@ -89,7 +95,9 @@ export async function openInfrastructure(config: Config, logger: Logger): Promis
     logger,
     pool,
     store,
+    onDatabaseGone: database.onGone,
     async close() {
+      database.stopWatching();
       await store.close();
       await endPool(pool);
       await database.stop();
@@ -121,8 +129,18 @@ export async function endPool(pool: pg.Pool, timeoutMs = 5_000): Promise<void> {
   clearTimeout(timer);
 }
 
-async function openDatabase(config: Config, logger: Logger) {
-  if (config.databaseUrl) return { url: config.databaseUrl, stop: async () => {} };
+interface Database {
+  url: string;
+  stop(): Promise<void>;
+  onGone(listener: (message: string) => void): void;
+  stopWatching(): void;
+}
+
+async function openDatabase(config: Config, logger: Logger): Promise<Database> {
+  if (config.databaseUrl) {
+    // A server of its own: it may come back, and health answers 503 meanwhile.
+    return { url: config.databaseUrl, stop: async () => {}, onGone: () => {}, stopWatching() {} };
+  }
   const dataDir = join(config.dataDir, 'postgres');
   const server = await startEmbeddedPostgres({
     dataDir,
@@ -132,7 +150,40 @@ async function openDatabase(config: Config, logger: Logger) {
   });
   const { port, origin } = server;
   logger.info({ dataDir: server.dataDir, port, origin }, embeddedPostgresMessages[origin]);
-  return { url: server.url, stop: () => server.stop() };
+  const watch = new PostmasterWatch(server.dataDir);
+  return {
+    url: server.url,
+    stop: () => server.stop(),
+    onGone: (listener) => watch.start(listener),
+    stopWatching: () => watch.stop(),
+  };
+}
+
+/** Checks once a second that the embedded cluster's postmaster still runs. */
+class PostmasterWatch {
+  #timer: NodeJS.Timeout | undefined;
+
+  constructor(private readonly dataDir: string) {}
+
+  start(listener: (message: string) => void): void {
+    this.stop();
+    this.#timer = setInterval(() => {
+      void runningPostmaster(this.dataDir).then((running) => {
+        if (running || this.#timer === undefined) return;
+        this.stop();
+        listener(
+          `The embedded PostgreSQL (data in ${this.dataDir}) stopped unexpectedly, and the portal ` +
+            'cannot work without it: stopping. Start again with `npm start`; the data is kept.',
+        );
+      });
+    }, 1_000);
+    this.#timer.unref();
+  }
+
+  stop(): void {
+    clearInterval(this.#timer);
+    this.#timer = undefined;
+  }
 }
 
 const embeddedPostgresMessages = {

@@ -258,6 +258,29 @@ describe('npm start on the embedded default', { timeout: 180_000 }, () => {
     expect(await again.exited).toEqual({ code: 0, signal: null });
   });
 
+  it('when the embedded PostgreSQL is killed, says so, stops and exits 1; the next start works on the same data', async () => {
+    const site = await newSite({
+      OPERATOR_EMAIL: operator.email,
+      OPERATOR_PASSWORD: operator.password,
+    });
+    const first = start(site);
+    await portAccepts(first);
+    const postmaster = await runningPostmaster(clusterDir(site));
+    if (!postmaster) throw new Error(`no postmaster:\n${first.output()}`);
+
+    process.kill(postmaster.pid, 'SIGKILL');
+    expect(await first.exited).toEqual({ code: 1, signal: null });
+    expect(first.output()).toContain('The embedded PostgreSQL (data in');
+    expect(first.output()).toContain('stopped unexpectedly');
+    expect(await accepts(site.port)).toBe(false);
+
+    const again = start(site);
+    await portAccepts(again);
+    expect((await signIn(again.port, operator)).status).toBe(200);
+    again.child.kill('SIGTERM');
+    expect(await again.exited).toEqual({ code: 0, signal: null });
+  });
+
   it('with OPERATOR_EMAIL: a sign-in the moment the port accepts answers 200; after a SIGKILL, the next `npm start` takes over PostgreSQL and SIGTERM to npm stops all of it', async () => {
     const site = await newSite({
       OPERATOR_EMAIL: operator.email,

@@ -134,7 +134,7 @@ async function main() {
   const signatureScheduler = createSignatureScheduler(deps);
   signatureScheduler.start();
 
-  const stop = async (signal: NodeJS.Signals) => {
+  const stop = async (signal: NodeJS.Signals | 'database gone', exitCode = 0) => {
     logger.info({ signal }, 'shutting down');
     try {
       // Their work in flight may call this server (the simulator's webhooks): before it closes.
@@ -149,13 +149,19 @@ async function main() {
       await etransfers.simulator?.stop();
       await closeServer(server);
       await closeStarted();
-      process.exit(0);
+      process.exit(exitCode);
     } catch (error) {
       logger.error({ signal, err: error }, 'stop failed');
       process.exit(1);
     }
   };
   onStopSignal(stop);
+  infrastructure.onDatabaseGone((message) => {
+    logger.error(message);
+    // Also plainly, after the log lines of everything that just failed to reach it.
+    console.error(`\n${message}\n`);
+    void stop('database gone', 1);
+  });
 }
 
 /**

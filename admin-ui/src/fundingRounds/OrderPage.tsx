@@ -110,7 +110,7 @@ export default function OrderPage({ orderId }: { orderId: string }) {
           label={t(`orders.status_names.${data.status}`)}
         />
       </Stack>
-      <Paper variant="outlined" sx={{ p: 2, mb: 2 }}>
+      <Paper sx={{ p: 2, mb: 2 }}>
         <Line label={t('orders.investor')}>
           <Link to={`/customers/all/${data.customerId}`}>
             {data.customerName ?? data.customerId}

@@ -100,7 +100,7 @@ export default function RoundPage() {
         </Typography>
         <Chip size="small" color={statusColor[data.status]} label={t(`status.${data.status}`)} />
       </Stack>
-      <Paper variant="outlined" sx={{ p: 2, mb: 2 }}>
+      <Paper sx={{ p: 2, mb: 2 }}>
         <Typography variant="body2" color="text.secondary">
           {t('price', { price: isolatedCents(data.tokenPriceCents, locale) })}
           {' · '}
