@@ -93,7 +93,7 @@ describeInBrowser('funding rounds', (suite) => {
         holders: /Cap table|جدول/,
         orderReason: /^السبب: طلب الرموز ord_[0-9a-f]{8}$/,
         // The server's description is English; the list says what the payment paid in Arabic.
-        payment: /^Ada Lovelace · Seed round · عدد الرموز: 20$/,
+        payment: /^Ada Lovelace · عدد الرموز: 20 · Seed round$/,
       },
     ],
   ] as const)(

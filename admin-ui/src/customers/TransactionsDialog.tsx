@@ -17,6 +17,7 @@ import {
 import type { Theme } from '@mui/material/styles';
 import { type GetListResult, useGetList, useTranslate } from 'react-admin';
 import { Link } from 'react-router-dom';
+import { DotJoined } from '../layout/DotJoined';
 import { DateTime, Money } from '../payments/Money';
 import type { Transaction } from '../payments/paymentApi';
 import { usePaymentDescription } from '../payments/paymentDescription';
@@ -94,9 +95,12 @@ export function TransactionsDialog({
                     }
                     secondary={
                       <>
-                        <DateTime iso={transaction.createdAt} />
-                        {(transaction.refundReason ?? describe(transaction)) &&
-                          ` · ${transaction.refundReason ?? describe(transaction)}`}
+                        <DotJoined
+                          parts={[
+                            <DateTime key="at" iso={transaction.createdAt} />,
+                            transaction.refundReason ?? describe(transaction),
+                          ]}
+                        />
                       </>
                     }
                     slotProps={{ secondary: { sx: { overflowWrap: 'anywhere' } } }}

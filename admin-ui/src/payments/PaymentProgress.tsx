@@ -6,6 +6,7 @@ import { Alert, Box, CircularProgress, Stack, Typography } from '@mui/material';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { type ReactNode, useEffect, useState } from 'react';
 import { useLocaleState, useRefresh, useTranslate } from 'react-admin';
+import { DotJoined } from '../layout/DotJoined';
 import { CancelPaymentButton } from './CancelPaymentButton';
 import { Money } from './Money';
 import { fetchPayment, type Payment } from './paymentApi';
@@ -58,7 +59,7 @@ export function PaymentProgress({
       </Typography>
       {(payment.customerName || description) && (
         <Typography color="text.secondary" sx={{ overflowWrap: 'anywhere' }}>
-          {[payment.customerName, description].filter(Boolean).join(' · ')}
+          <DotJoined parts={[payment.customerName, description]} />
         </Typography>
       )}
       {completed ? (

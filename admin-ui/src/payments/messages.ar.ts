@@ -52,7 +52,7 @@ export const paymentsArabic: PaymentsMessages = {
   close: 'إغلاق',
   cancel: 'إلغاء',
   purpose: {
-    token_order: '%{round} · عدد الرموز: %{tokens}',
+    token_order: 'عدد الرموز: %{tokens} · %{round}',
     invoice: 'الفاتورة %{number}: %{plan}',
   },
   unknown_terminal: 'الجهاز',

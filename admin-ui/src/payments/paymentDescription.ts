@@ -1,5 +1,6 @@
 import { useCallback } from 'react';
 import { useLocale, useTranslate } from 'react-admin';
+import { formatNumber } from '../layout/formatNumber';
 
 /** What the portal asked a payment for (the API's `purpose`); null on payments a person took. */
 export type PaymentPurpose =
@@ -30,7 +31,7 @@ export function usePaymentDescription(): (record: Described) => string | null {
       }
       return translate('app.payments.purpose.token_order', {
         smart_count: purpose.tokens,
-        tokens: purpose.tokens.toLocaleString(locale),
+        tokens: formatNumber(purpose.tokens, locale),
         round: purpose.roundName,
       });
     },

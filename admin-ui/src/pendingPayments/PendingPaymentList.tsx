@@ -11,6 +11,7 @@ import {
   useTranslate,
 } from 'react-admin';
 import { Link, Navigate, useParams } from 'react-router-dom';
+import { DotJoined } from '../layout/DotJoined';
 import { EmptyState } from '../layout/EmptyState';
 import { useCanTakePayments } from '../payments/access';
 import { CancelPaymentButton } from '../payments/CancelPaymentButton';
@@ -62,7 +63,9 @@ function PendingRows() {
   const translate = useTranslate();
   const describe = usePaymentDescription();
   const who = (payment: Payment) =>
-    [payment.customerName, describe(payment)].filter(Boolean).join(' · ');
+    payment.customerName || describe(payment) ? (
+      <DotJoined parts={[payment.customerName, describe(payment)]} />
+    ) : null;
   const small = useMediaQuery((theme: Theme) => theme.breakpoints.down('md'), { noSsr: true });
   if (small) {
     return (

@@ -18,6 +18,7 @@ import {
   useTranslate,
 } from 'react-admin';
 import { Navigate, useParams } from 'react-router-dom';
+import { DotJoined } from '../layout/DotJoined';
 import { ListEmpty } from '../layout/EmptyState';
 import { customerFilter } from '../lists/customerFilter';
 import { ViewTabs } from '../lists/ViewTabs';
@@ -193,9 +194,7 @@ function TransactionRows({ onOpen }: { onOpen: (record: Transaction) => void }) 
             <KindChip kind={record.kind} />
           </Box>
         )}
-        secondaryText={(record) =>
-          [record.customerName, describe(record)].filter(Boolean).join(' · ')
-        }
+        secondaryText={(record) => <DotJoined parts={[record.customerName, describe(record)]} />}
         tertiaryText={(record) => <DateTime iso={record.createdAt} />}
         rowSx={() => ({ overflowWrap: 'anywhere' })}
       />
