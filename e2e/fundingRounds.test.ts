@@ -77,6 +77,7 @@ describeInBrowser('funding rounds', (suite) => {
         holders: /Cap table/,
         orderReason: /^Reason: Token order ord_[0-9a-f]{8}$/,
         payment: /^20 tokens of Seed round$/,
+        paymentLink: '20 tokens of Seed round',
       },
     ],
     [
@@ -94,6 +95,7 @@ describeInBrowser('funding rounds', (suite) => {
         orderReason: /^السبب: طلب الرموز ord_[0-9a-f]{8}$/,
         // The server's description is English; the list says what the payment paid in Arabic.
         payment: /^Ada Lovelace · عدد الرموز: 20 · Seed round$/,
+        paymentLink: 'عدد الرموز: 20 · Seed round',
       },
     ],
   ] as const)(
@@ -142,7 +144,10 @@ describeInBrowser('funding rounds', (suite) => {
       await visible(page.getByRole('cell', { name: /Ada/ }).first());
 
       await open(page, suite.portal, '/transactions/all');
-      await visible(page.getByText(texts.payment).first());
+      await page.getByText(texts.payment).first().click();
+      // The payment's detail opens the order it paid.
+      await page.getByRole('link', { name: texts.paymentLink }).click();
+      await waitForPath(page, /^\/nftorders\/ord_/);
 
       // The order moved the investor on: the history says why in the reader's language.
       await open(page, suite.portal, `/customers/all/${investorId}`);

@@ -9,6 +9,7 @@ import {
   Drawer,
   IconButton,
   LinearProgress,
+  Link,
   List,
   ListItem,
   ListItemText,
@@ -18,6 +19,7 @@ import {
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { type ReactNode, useState } from 'react';
 import { useRefresh, useTranslate } from 'react-admin';
+import { Link as RouterLink } from 'react-router-dom';
 import { EtransferSummary } from '../etransfers/EtransferSummary';
 import { Detail } from '../lists/Detail';
 import { offSessionTerminalId } from '../paymentMethods/cardApi';
@@ -220,7 +222,18 @@ function PaymentDetails({
       {payment.customerName && (
         <Detail label="app.payments.fields.customer">{payment.customerName}</Detail>
       )}
-      {description && <Detail label="app.payments.fields.description">{description}</Detail>}
+      {description && (
+        <Detail label="app.payments.fields.description">
+          {payment.purpose?.kind === 'token_order' ? (
+            // A token order's payment opens the order it pays.
+            <Link component={RouterLink} to={`/nftorders/${payment.purpose.orderId}`}>
+              {description}
+            </Link>
+          ) : (
+            description
+          )}
+        </Detail>
+      )}
       <Detail label="app.payments.fields.terminal">
         {payment.terminalId === offSessionTerminalId
           ? translate('app.cards.off_session')
