@@ -97,7 +97,6 @@ export async function openInfrastructure(config: Config, logger: Logger): Promis
     store,
     onDatabaseGone: database.onGone,
     async close() {
-      database.stopWatching();
       await store.close();
       await endPool(pool);
       await database.stop();
@@ -131,15 +130,15 @@ export async function endPool(pool: pg.Pool, timeoutMs = 5_000): Promise<void> {
 
 interface Database {
   url: string;
+  /** Stops watching the server too, before stopping it. */
   stop(): Promise<void>;
   onGone(listener: (message: string) => void): void;
-  stopWatching(): void;
 }
 
 async function openDatabase(config: Config, logger: Logger): Promise<Database> {
   if (config.databaseUrl) {
     // A server of its own: it may come back, and health answers 503 meanwhile.
-    return { url: config.databaseUrl, stop: async () => {}, onGone: () => {}, stopWatching() {} };
+    return { url: config.databaseUrl, stop: async () => {}, onGone: () => {} };
   }
   const dataDir = join(config.dataDir, 'postgres');
   const server = await startEmbeddedPostgres({
@@ -153,9 +152,11 @@ async function openDatabase(config: Config, logger: Logger): Promise<Database> {
   const watch = new PostmasterWatch(server.dataDir);
   return {
     url: server.url,
-    stop: () => server.stop(),
+    stop: () => {
+      watch.stop();
+      return server.stop();
+    },
     onGone: (listener) => watch.start(listener),
-    stopWatching: () => watch.stop(),
   };
 }
 

@@ -192,6 +192,17 @@ function slowRequest(port: number, path: string, body: string) {
   return { answer, finish: () => pending() };
 }
 
+/** A site whose operator comes from OPERATOR_EMAIL, started; resolves once its port accepts. */
+async function startedWithOperator(): Promise<{ site: Site; first: Server }> {
+  const site = await newSite({
+    OPERATOR_EMAIL: operator.email,
+    OPERATOR_PASSWORD: operator.password,
+  });
+  const first = start(site);
+  await portAccepts(first);
+  return { site, first };
+}
+
 async function expectPostgresStopped(site: Site) {
   expect(existsSync(join(clusterDir(site), 'postmaster.pid'))).toBe(false);
   expect(await accepts(site.postgresPort)).toBe(false);
@@ -259,12 +270,7 @@ describe('npm start on the embedded default', { timeout: 180_000 }, () => {
   });
 
   it('when the embedded PostgreSQL is killed, says so, stops and exits 1; the next start works on the same data', async () => {
-    const site = await newSite({
-      OPERATOR_EMAIL: operator.email,
-      OPERATOR_PASSWORD: operator.password,
-    });
-    const first = start(site);
-    await portAccepts(first);
+    const { site, first } = await startedWithOperator();
     const postmaster = await runningPostmaster(clusterDir(site));
     if (!postmaster) throw new Error(`no postmaster:\n${first.output()}`);
 
@@ -282,12 +288,7 @@ describe('npm start on the embedded default', { timeout: 180_000 }, () => {
   });
 
   it('with OPERATOR_EMAIL: a sign-in the moment the port accepts answers 200; after a SIGKILL, the next `npm start` takes over PostgreSQL and SIGTERM to npm stops all of it', async () => {
-    const site = await newSite({
-      OPERATOR_EMAIL: operator.email,
-      OPERATOR_PASSWORD: operator.password,
-    });
-    const first = start(site);
-    await portAccepts(first);
+    const { site, first } = await startedWithOperator();
     expect((await signIn(first.port, operator)).status).toBe(200);
     // A load balancer's idle connection outlives Node's default 5 s (nginx keeps them 60 s).
     expect(await secondRequestAfterIdle(first.port, 6_000)).toEqual({

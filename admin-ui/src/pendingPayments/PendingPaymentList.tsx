@@ -62,10 +62,6 @@ function NoPendingPayments() {
 function PendingRows() {
   const translate = useTranslate();
   const describe = usePaymentDescription();
-  const who = (payment: Payment) =>
-    payment.customerName || describe(payment) ? (
-      <DotJoined parts={[payment.customerName, describe(payment)]} />
-    ) : null;
   const small = useMediaQuery((theme: Theme) => theme.breakpoints.down('md'), { noSsr: true });
   if (small) {
     return (
@@ -77,21 +73,24 @@ function PendingRows() {
             <Money cents={payment.amountCents} />
           </Box>
         )}
-        secondaryText={(payment) => (
-          <Box component="span" sx={{ display: 'block', overflowWrap: 'anywhere' }}>
-            {translate('app.payments.waiting', {
-              terminal: payment.terminalName ?? translate('app.payments.unknown_terminal'),
-            })}
-            {who(payment) && (
-              <Box component="span" sx={{ display: 'block' }}>
-                {who(payment)}
+        secondaryText={(payment) => {
+          const parts = [payment.customerName, describe(payment)];
+          return (
+            <Box component="span" sx={{ display: 'block', overflowWrap: 'anywhere' }}>
+              {translate('app.payments.waiting', {
+                terminal: payment.terminalName ?? translate('app.payments.unknown_terminal'),
+              })}
+              {parts.some(Boolean) && (
+                <Box component="span" sx={{ display: 'block' }}>
+                  <DotJoined parts={parts} />
+                </Box>
+              )}
+              <Box component="span" sx={{ display: 'block', mt: 1 }}>
+                <RowActions payment={payment} />
               </Box>
-            )}
-            <Box component="span" sx={{ display: 'block', mt: 1 }}>
-              <RowActions payment={payment} />
             </Box>
-          </Box>
-        )}
+          );
+        }}
         tertiaryText={(payment) => <DateTime iso={payment.requestedAt} />}
       />
     );

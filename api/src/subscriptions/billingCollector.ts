@@ -6,6 +6,7 @@ import {
   type EtransferEvent,
   type InvoiceCollectionAttempted,
   type PaymentEvent,
+  type PaymentPurpose,
   type RecordedEvent,
 } from '@issuer/events';
 import type { Pool } from 'pg';
@@ -241,13 +242,13 @@ async function collect(
           customerId: subscription.customerId,
           recipientEmail: email,
           amountCents: data.amountCents,
-          message: `Invoice ${invoice.number}: ${invoice.planName}`,
+          message: invoiceLine(invoice),
           reference: invoice.number,
           requestedBy: 'billing',
           now,
           expiresAt: addDays(now, collectionWindowDays),
           invoiceId: invoice.invoiceId,
-          purpose: { kind: 'invoice', invoiceNumber: invoice.number, planName: invoice.planName },
+          purpose: invoicePurpose(invoice),
         },
       },
       (state) => (isEtransfer(state) ? state.companyId : undefined),
@@ -315,8 +316,8 @@ async function collectByCard(
         paymentMethodId: card.paymentMethodId,
         cardToken: card.cardToken,
         amountCents: data.amountCents,
-        description: `Invoice ${invoice.number}: ${invoice.planName}`,
-        purpose: { kind: 'invoice', invoiceNumber: invoice.number, planName: invoice.planName },
+        description: invoiceLine(invoice),
+        purpose: invoicePurpose(invoice),
         requestedBy: 'billing',
       });
     } catch (error) {
@@ -337,3 +338,15 @@ async function customerEmail(deps: EtransferDeps, companyId: string, customerId:
   if (state.status !== 'active' || state.companyId !== companyId) return undefined;
   return state.profile.email.trim() || undefined;
 }
+
+type InvoiceNames = { number: string; planName: string };
+
+/** An invoice's collection in English, for the customer's e-transfer and the card statement. */
+const invoiceLine = (invoice: InvoiceNames) => `Invoice ${invoice.number}: ${invoice.planName}`;
+
+/** The same, for each reader of the portal to name in their own language. */
+const invoicePurpose = (invoice: InvoiceNames): PaymentPurpose => ({
+  kind: 'invoice',
+  invoiceNumber: invoice.number,
+  planName: invoice.planName,
+});
