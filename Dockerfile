@@ -1,5 +1,5 @@
 # The image the API replicas and the projections process run from (see docker-compose.yml).
-FROM node:20-slim
+FROM node:24-slim
 WORKDIR /app
 # npm 11 honours the allowScripts list in package.json, as on the development machines.
 RUN npm install -g npm@11
