@@ -2,16 +2,16 @@ import { randomUUID } from 'node:crypto';
 import { type IntegrationMessage, integrationTopics, toIntegrationMessage } from '@issuer/events';
 import { PostgresEventStore } from '@issuer/eventstore';
 import {
-  createKafka,
+  createAdmin,
+  createConsumer,
   ensureTopics,
   KafkaPublisher,
   type KafkaSettings,
+  type ProduceRecord,
   ProducerLanes,
-  partitionOfKey,
-  produceRequests,
 } from '@issuer/kafka';
 import { DedicatedBroker } from '@issuer/kafka/testing';
-import { Producer as PlatformaticProducer, stringSerializers } from '@platformatic/kafka';
+import { Kafka as KafkaJs, logLevel, type TopicMessages } from 'kafkajs';
 import pino from 'pino';
 import { registerUsers, startApp, userUpdateBody } from '../lib/appProcess';
 import { onCleanup } from '../lib/cleanup';
@@ -24,7 +24,9 @@ import { type Figure, figure, notMeasured } from '../lib/report';
 import { type LatencySummary, summarize } from '../lib/stats';
 
 const SECTION = 'kafka';
-const OTHER_CLIENT = 'another client: @platformatic/kafka';
+const FORMER_CLIENT = 'the former client: raw kafkajs';
+const CLIENT_BASELINE =
+  "raw @platformatic/kafka idempotent producer (the publisher's client), one request at a time";
 const TARGET_PER_SECOND = 20_000;
 const TARGET_P99_MS = 250;
 /** The publisher against the client alone: at least this share of its throughput. */
@@ -41,10 +43,10 @@ const logger = pino({ level: 'warn' });
 /**
  * Publication throughput: N stored events (portal-shaped, default 100,000) published by the real
  * KafkaPublisher from checkpoint zero until it is at the head (read, map, send with acks=all,
- * checkpoint). Baselines: kafkajs's idempotent producer alone sending the very same records,
- * prepared beforehand, in requests of the same size, one at a time. Then the publisher again
- * with 3 producer lanes, and another client (@platformatic/kafka) with the same records, for
- * information. CPU per 1,000 events for each. Then the end-to-end lag: the app as
+ * checkpoint). Baseline: the publisher's client (@platformatic/kafka) alone, its idempotent
+ * producer sending the very same records, prepared beforehand, in requests of the same size, one
+ * at a time. Then the publisher again with 3 producer lanes, and the former client (kafkajs) with
+ * the same records, for information. CPU per 1,000 events for each. Then the end-to-end lag: the app as
  * `npm start` runs it with KAFKA_BROKERS, a command at a time, from its HTTP answer to the
  * event's arrival at a kafkajs consumer.
  */
@@ -62,25 +64,25 @@ export async function benchKafka(options: BenchOptions): Promise<Figure[]> {
   const records = await withPool(url, 4, (pool) => integrationMessages(pool));
   const runs: Record<Contender, Throughput[]> = {
     publisher: [],
-    serial: [],
+    client: [],
     publisherLanes: [],
-    platformatic: [],
+    kafkajs: [],
   };
-  let otherClientFailure: string | undefined;
+  let formerClientFailure: string | undefined;
   for (let round = 0; round < ROUNDS; round++)
     for (const contender of contenders) {
-      if (contender === 'platformatic' && otherClientFailure) continue;
+      if (contender === 'kafkajs' && formerClientFailure) continue;
       const time = async () => {
         const settings = settingsFor(brokers);
-        await ensureTopics(createKafka(settings, logger), settings);
+        await ensureTopics(settings);
         return withPool(url, 8, (pool) =>
           timeContender(contender, { pool, settings, records, cpu }),
         );
       };
       const run = await onceMore(contender, time).catch((error: unknown) => {
-        // The other client is a comparison only: its failure must not void the publisher's figures.
-        if (contender !== 'platformatic') throw error;
-        otherClientFailure = messageOf(error);
+        // The former client is a comparison only: its failure must not void the publisher's figures.
+        if (contender !== 'kafkajs') throw error;
+        formerClientFailure = messageOf(error);
         return undefined;
       });
       if (!run) continue;
@@ -89,7 +91,7 @@ export async function benchKafka(options: BenchOptions): Promise<Figure[]> {
         `  ${contender}: ${records.all} events in ${run.seconds.toFixed(2)} s = ${Math.round(records.all / run.seconds)}/s; CPU per 1,000 events ${describeCpu(run, records.all)}`,
       );
     }
-  const [published, serial, publishedLanes, platformatic] = contenders.map((name) =>
+  const [published, client, publishedLanes, kafkajs] = contenders.map((name) =>
     combine(runs[name], records.all),
   ) as [Combined, Combined, Combined, Combined];
   const lag = await endToEndLag(await postgres.createDatabase('bench_kafka_lag'), brokers, options);
@@ -99,20 +101,17 @@ export async function benchKafka(options: BenchOptions): Promise<Figure[]> {
 
   return [
     figure(SECTION, 'publication throughput', published.perSecond, 'events/s', {
-      baseline: {
-        name: 'raw kafkajs idempotent producer, one request at a time',
-        value: serial.perSecond,
-      },
+      baseline: { name: CLIENT_BASELINE, value: client.perSecond },
       target: {
         text: `≥ ${TARGET_PER_SECOND.toLocaleString('en-US')}/s, ≥ ${TARGET_RATIO}×`,
         met:
           published.perSecond >= TARGET_PER_SECOND &&
-          published.perSecond >= TARGET_RATIO * serial.perSecond,
+          published.perSecond >= TARGET_RATIO * client.perSecond,
       },
-      note: `${loaded.events} stored events (${records.messages.length} records, the rest internal-only), from checkpoint zero to the head, ${ROUNDS} rounds taking turns with the baselines; read, map, send (acks=all, one producer, the next batch read while one is sent), checkpoint. CPU per 1,000 events: publisher ${describeCpu(published, 1000)}; baseline ${describeCpu(serial, 1000)}`,
+      note: `${loaded.events} stored events (${records.messages.length} records, the rest internal-only), from checkpoint zero to the head, ${ROUNDS} rounds taking turns with the baselines; read, map, send (acks=all, one producer, the next batch read while one is sent), checkpoint. CPU per 1,000 events: publisher ${describeCpu(published, 1000)}; baseline ${describeCpu(client, 1000)}`,
       detail: {
         ...prefixed('publisherCpuMsPer1000', published.cpuPer1000),
-        ...prefixed('serialCpuMsPer1000', serial.cpuPer1000),
+        ...prefixed('clientCpuMsPer1000', client.cpuPer1000),
       },
     }),
     figure(
@@ -121,27 +120,17 @@ export async function benchKafka(options: BenchOptions): Promise<Figure[]> {
       publishedLanes.perSecond,
       'events/s',
       {
-        baseline: {
-          name: 'raw kafkajs idempotent producer, one request at a time',
-          value: serial.perSecond,
-        },
+        baseline: { name: CLIENT_BASELINE, value: client.perSecond },
         note: `the publisher with KAFKA_PRODUCER_LANES=${MORE_LANES} (up to 4 batches in flight over ${MORE_LANES} producers): they hide a remote broker's acknowledgements; on a local one they cost CPU. CPU per 1,000 events ${describeCpu(publishedLanes, 1000)}`,
         detail: prefixed('publisherLanesCpuMsPer1000', publishedLanes.cpuPer1000),
       },
     ),
-    otherClientFailure
-      ? notMeasured(
-          SECTION,
-          OTHER_CLIENT,
-          `@platformatic/kafka failed twice: ${otherClientFailure}`,
-        )
-      : figure(SECTION, OTHER_CLIENT, platformatic.perSecond, 'events/s', {
-          baseline: {
-            name: 'raw kafkajs idempotent producer, one request at a time',
-            value: serial.perSecond,
-          },
-          note: `@platformatic/kafka ${PLATFORMATIC_VERSION} (pure JavaScript, maintained; not the publisher's client, see README) alone, idempotent, acks=all, the same records in the same requests, one at a time; CPU per 1,000 events ${describeCpu(platformatic, 1000)}; the publisher is at ${(published.perSecond / platformatic.perSecond).toFixed(2)}× of it`,
-          detail: prefixed('platformaticCpuMsPer1000', platformatic.cpuPer1000),
+    formerClientFailure
+      ? notMeasured(SECTION, FORMER_CLIENT, `kafkajs failed twice: ${formerClientFailure}`)
+      : figure(SECTION, FORMER_CLIENT, kafkajs.perSecond, 'events/s', {
+          baseline: { name: CLIENT_BASELINE, value: client.perSecond },
+          note: `kafkajs ${KAFKAJS_VERSION} (the publisher's client until 2026-11-29; no release since 2023) alone, idempotent, acks=all, the same records in the same requests, one at a time; CPU per 1,000 events ${describeCpu(kafkajs, 1000)}; the publisher is at ${(published.perSecond / kafkajs.perSecond).toFixed(2)}× of it`,
+          detail: prefixed('kafkajsCpuMsPer1000', kafkajs.cpuPer1000),
         }),
     figure(SECTION, 'command answer → consumer p50', lag.summary.p50, 'ms'),
     figure(SECTION, 'command answer → consumer p99', lag.summary.p99, 'ms', {
@@ -174,14 +163,9 @@ function settingsFor(brokers: readonly string[]): KafkaSettings {
   };
 }
 
-const contenders = ['publisher', 'serial', 'publisherLanes', 'platformatic'] as const;
+const contenders = ['publisher', 'client', 'publisherLanes', 'kafkajs'] as const;
 type Contender = (typeof contenders)[number];
-/**
- * Measured, not used by the publisher: this release fails to read the broker's answer to a send
- * made before a new topic's partitions have leaders (README, Benchmarks), and the releases that
- * read it need Node 22.19 (their dependencies do). Pinned, as the last that installs cleanly on 20.
- */
-const PLATFORMATIC_VERSION = '1.22.0';
+const KAFKAJS_VERSION = '2.2.4';
 
 interface Throughput {
   seconds: number;
@@ -230,73 +214,79 @@ async function timeContender(
     ...message,
     topic: message.topic.replace(records.prefix, settings.topicPrefix),
   }));
-  if (contender === 'platformatic') return timePlatformatic(settings, messages, cpu);
-  const kafka = createKafka(settings, logger);
-  const producer = await ProducerLanes.connect(kafka, integrationTopics(settings.topicPrefix), 1);
+  const lane = await ProducerLanes.connect(settings, integrationTopics(settings.topicPrefix), 1);
   try {
-    const requests = [...produceRequests(messages)];
+    const [requests = []] = lane.split(messages);
+    if (contender === 'kafkajs') return await timeKafkaJs(settings, requests, cpu);
     const meter = meterCpu(cpu);
     const started = performance.now();
-    await producer.send(0, requests);
+    await lane.send(0, requests);
     return { seconds: (performance.now() - started) / 1000, cpuMs: meter.read() };
+  } finally {
+    await lane.disconnect();
+  }
+}
+
+/**
+ * The same records in the same produce requests, one at a time, through kafkajs's idempotent
+ * producer (one request in flight), each with the partition the publisher gives it. The records
+ * that reached the topics are counted afterwards, so a client that dropped some cannot look fast.
+ */
+async function timeKafkaJs(
+  settings: KafkaSettings,
+  requests: readonly ProduceRecord[][],
+  cpu: ReturnType<typeof cpuComponents>,
+): Promise<Throughput> {
+  const kafka = new KafkaJs({
+    clientId: settings.clientId,
+    brokers: [...settings.brokers],
+    logLevel: logLevel.ERROR,
+  });
+  const producer = kafka.producer({ idempotent: true, maxInFlightRequests: 1 });
+  const batches = requests.map(topicMessagesOf);
+  await producer.connect();
+  try {
+    const meter = meterCpu(cpu);
+    const started = performance.now();
+    for (const topicMessages of batches) await producer.sendBatch({ acks: -1, topicMessages });
+    const throughput = { seconds: (performance.now() - started) / 1000, cpuMs: meter.read() };
+    await expectStored(settings, requests.flat().length);
+    return throughput;
   } finally {
     await producer.disconnect();
   }
 }
 
-/**
- * The same records in the same produce requests, one at a time, through @platformatic/kafka's
- * idempotent producer; each record's partition given as kafkajs's partitioner gives it. The
- * records that reached the topics are counted afterwards, so a client that dropped some cannot
- * look fast.
- */
-async function timePlatformatic(
-  settings: KafkaSettings,
-  messages: readonly IntegrationMessage[],
-  cpu: ReturnType<typeof cpuComponents>,
-): Promise<Throughput> {
-  const producer = new PlatformaticProducer({
-    clientId: settings.clientId,
-    bootstrapBrokers: [...settings.brokers],
-    serializers: stringSerializers,
-    idempotent: true,
-    acks: -1,
-    autocreateTopics: false,
-  });
-  const requests = [...produceRequests(messages)].map((topicMessages) =>
-    topicMessages.flatMap(({ topic, messages: records }) =>
-      records.map(({ key, value, headers }) => ({
-        topic,
-        key: String(key),
-        value: String(value),
-        headers: headers as Record<string, string>,
-        partition: partitionOfKey(String(key), settings.topicPartitions),
-      })),
-    ),
-  );
-  try {
-    await producer.metadata({ topics: integrationTopics(settings.topicPrefix) });
-    const meter = meterCpu(cpu);
-    const started = performance.now();
-    for (const request of requests) await producer.send({ messages: request });
-    const throughput = { seconds: (performance.now() - started) / 1000, cpuMs: meter.read() };
-    await expectStored(settings, messages.length);
-    return throughput;
-  } finally {
-    await producer.close();
+function topicMessagesOf(records: readonly ProduceRecord[]): TopicMessages[] {
+  const byTopic = new Map<string, TopicMessages['messages']>();
+  for (const { topic, key, value, headers, partition } of records) {
+    const messages = byTopic.get(topic) ?? [];
+    messages.push({
+      key,
+      value: value ?? null,
+      headers: headers as Record<string, string>,
+      partition,
+    });
+    byTopic.set(topic, messages);
   }
+  return [...byTopic].map(([topic, messages]) => ({ topic, messages }));
 }
 
+/** Fresh topics: each partition's latest offset is its record count. */
 async function expectStored(settings: KafkaSettings, expected: number): Promise<void> {
-  const admin = createKafka(settings, logger).admin();
-  await admin.connect();
+  const admin = createAdmin(settings);
   try {
+    const partitions = Array.from({ length: settings.topicPartitions }, (_, partitionIndex) => ({
+      partitionIndex,
+      timestamp: -1n, // the latest offset
+    }));
+    const topics = integrationTopics(settings.topicPrefix).map((name) => ({ name, partitions }));
+    const listed = await admin.listOffsets({ topics });
     let stored = 0;
-    for (const topic of integrationTopics(settings.topicPrefix))
-      for (const { high } of await admin.fetchTopicOffsets(topic)) stored += Number(high);
+    for (const topic of listed) for (const { offset } of topic.partitions) stored += Number(offset);
     if (stored !== expected) throw new Error(`${stored} records on the topics, ${expected} sent`);
   } finally {
-    await admin.disconnect();
+    await admin.close();
   }
 }
 
@@ -332,7 +322,7 @@ async function timePublisher(
 
 /**
  * A broker that has just created the run's topics can still answer "not the leader" for a moment;
- * kafkajs retries that, @platformatic/kafka 1.x fails the send. A failed run is timed again once,
+ * both clients retry that, but a run that fails all the same is timed again once,
  * on fresh topics.
  */
 async function onceMore<T>(contender: Contender, time: () => Promise<T>): Promise<T> {
@@ -408,27 +398,31 @@ async function endToEndLag(
     KAFKA_TOPIC_PREFIX: settings.topicPrefix,
     READ_YOUR_WRITES_TIMEOUT_MS: '0',
   });
-  const kafka = createKafka(settings, logger);
-  await ensureTopics(kafka, settings);
-  const consumer = kafka.consumer({ groupId: `bench-${randomUUID()}`, maxWaitTimeInMs: 100 });
+  await ensureTopics(settings);
+  const consumer = createConsumer(settings, {
+    groupId: `bench-${randomUUID()}`,
+    maxWaitTime: 100,
+    autocommit: false,
+  });
   const arrivals = new Map<number, (at: number) => void>();
   try {
-    await consumer.connect();
-    await consumer.subscribe({
-      topics: integrationTopics(settings.topicPrefix),
-      fromBeginning: true,
-    });
     let registered: () => void = () => {};
     const registration = new Promise<void>((resolve) => {
       registered = resolve;
     });
-    await consumer.run({
-      eachMessage: async ({ message }) => {
-        const envelope = JSON.parse(message.value?.toString() ?? '{}');
-        if (envelope.type === 'UserRegistered') registered();
-        const counter = envelope.data?.settings?.counter;
-        if (typeof counter === 'number') arrivals.get(counter)?.(performance.now());
-      },
+    const stream = await consumer.consume({
+      topics: integrationTopics(settings.topicPrefix),
+      mode: 'earliest',
+    });
+    // A stream that fails is not restarted: its records then count as given up, not as a crash.
+    stream.on('error', (error) =>
+      console.error(`  answer → consumer: consumer failed: ${error.message}`),
+    );
+    stream.on('data', (message) => {
+      const envelope = JSON.parse(message.value ?? '{}');
+      if (envelope.type === 'UserRegistered') registered();
+      const counter = envelope.data?.settings?.counter;
+      if (typeof counter === 'number') arrivals.get(counter)?.(performance.now());
     });
     const [user] = await registerUsers(app.url, 1);
     if (!user) throw new Error('registration returned no user');
@@ -459,7 +453,7 @@ async function endToEndLag(
     }
     return { summary: summarize(latencies), gaveUp };
   } finally {
-    await consumer.disconnect();
+    await consumer.close(true);
     await app.stop();
   }
 }

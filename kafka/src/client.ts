@@ -1,55 +1,66 @@
-import { Kafka, type KafkaConfig, logLevel, Partitioners, type Producer } from 'kafkajs';
-import type { Logger } from 'pino';
+import {
+  Admin,
+  type BaseOptions,
+  Consumer,
+  type ConsumerOptions,
+  Producer,
+  stringDeserializers,
+  stringSerializers,
+} from '@platformatic/kafka';
 import type { KafkaSettings } from './settings';
 
-/** Backoff between kafkajs's own attempts while a broker is unreachable: capped, never giving up. */
-const reconnectBackoff = {
-  initialRetryTime: 100,
-  maxRetryTime: 2_000,
-  retries: Number.MAX_SAFE_INTEGER,
-};
+/** Which brokers to reach, and as whom: what every client of the portal's shares. */
+export type KafkaConnection = Pick<KafkaSettings, 'brokers' | 'clientId'>;
 
-export function createKafka(
-  settings: Pick<KafkaSettings, 'brokers' | 'clientId'>,
-  logger: Logger,
-  overrides: Partial<KafkaConfig> = {},
-): Kafka {
-  return new Kafka({
-    clientId: settings.clientId,
-    brokers: [...settings.brokers],
-    connectionTimeout: 1_000,
-    // Admin and consumer requests give up after a few seconds and the caller retries, with
-    // backoff (the publisher's loop); only the producer retries forever (below).
-    retry: { initialRetryTime: 100, maxRetryTime: 1_000, retries: 5 },
-    logLevel: logLevel.WARN,
-    logCreator: pinoLogCreator(logger),
-    ...overrides,
-  });
+/** Records as the portal writes them: string keys, values (JSON) and headers. */
+export type StringProducer = Producer<string, string, string, string>;
+export type StringConsumer = Consumer<string, string, string, string>;
+
+/**
+ * What each request of every client does while a broker is away: a few attempts, 100 ms to 1 s
+ * apart, then it fails and its caller retries with a backoff of its own (the publisher's loop).
+ */
+export function clientOptions(connection: KafkaConnection): BaseOptions {
+  return {
+    clientId: connection.clientId,
+    bootstrapBrokers: [...connection.brokers],
+    connectTimeout: 1_000,
+    timeout: 10_000,
+    retries: 5,
+    retryDelay: (_client, _operation, attempt) => Math.min(100 * 2 ** attempt, 1_000),
+  };
 }
 
 /**
  * acks=all and idempotent: the broker drops a resent batch it already has, so a retry during an
- * outage does not duplicate; one request in flight keeps each partition in send order.
+ * outage does not duplicate. Callers send one request at a time per producer, which keeps each
+ * partition in send order. Partitions are given with each record (`partitionOfKey`), never chosen here.
  */
-export function createIdempotentProducer(kafka: Kafka): Producer {
-  return kafka.producer({
+export function createIdempotentProducer(connection: KafkaConnection): StringProducer {
+  return new Producer({
+    ...clientOptions(connection),
     idempotent: true,
-    maxInFlightRequests: 1,
-    allowAutoTopicCreation: false,
-    createPartitioner: Partitioners.DefaultPartitioner,
-    retry: reconnectBackoff,
+    acks: -1,
+    autocreateTopics: false,
+    serializers: stringSerializers,
   });
 }
 
-/** kafkajs's own log lines, through the process's pino logger. */
-function pinoLogCreator(logger: Logger): KafkaConfig['logCreator'] {
-  const kafkaLogger = logger.child({ component: 'kafkajs' });
-  return () =>
-    ({ level, log }) => {
-      const { message, ...rest } = log;
-      if (level <= logLevel.ERROR) kafkaLogger.error(rest, message);
-      else if (level === logLevel.WARN) kafkaLogger.warn(rest, message);
-      else if (level === logLevel.INFO) kafkaLogger.info(rest, message);
-      else kafkaLogger.debug(rest, message);
-    };
+export function createAdmin(connection: KafkaConnection): Admin {
+  return new Admin(clientOptions(connection));
+}
+
+/** A consumer in `groupId` that reads string keys, values and headers. */
+export function createConsumer(
+  connection: KafkaConnection,
+  options: Omit<
+    ConsumerOptions<string, string, string, string>,
+    keyof BaseOptions | 'deserializers'
+  >,
+): StringConsumer {
+  return new Consumer({
+    ...clientOptions(connection),
+    ...options,
+    deserializers: stringDeserializers,
+  });
 }

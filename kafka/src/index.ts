@@ -1,5 +1,18 @@
-export { createIdempotentProducer, createKafka } from './client';
-export { type LaneRequests, ProducerLanes, produceRequests, sendRequests } from './lanes';
+export {
+  createAdmin,
+  createConsumer,
+  createIdempotentProducer,
+  type KafkaConnection,
+  type StringConsumer,
+  type StringProducer,
+} from './client';
+export {
+  type LaneRequests,
+  type ProduceRecord,
+  ProducerLanes,
+  produceRequests,
+  sendRequests,
+} from './lanes';
 export { partitionOfKey } from './partitioner';
 export * from './publisher';
 export * from './republish';

@@ -1,6 +1,6 @@
 import type { IntegrationMessage } from '@issuer/events';
-import type { Kafka, PartitionerArgs, Producer, TopicMessages } from 'kafkajs';
-import { createIdempotentProducer } from './client';
+import type { MessageToProduce } from '@platformatic/kafka';
+import { createIdempotentProducer, type KafkaConnection, type StringProducer } from './client';
 import { partitionOfKey } from './partitioner';
 
 /**
@@ -9,51 +9,42 @@ import { partitionOfKey } from './partitioner';
  */
 const maxRequestBytes = 900_000;
 
-/** A record and the partition kafkajs's partitioner gives it. */
-interface PartitionedMessage {
-  message: IntegrationMessage;
-  partition: number;
-}
+/** A record as the producer sends it: with the partition the Java client would choose. */
+export type ProduceRecord = MessageToProduce<string, string, string, string>;
 
 /** One lane's share of a batch: its produce requests, to be sent in this order. */
-export type LaneRequests = TopicMessages[][];
+export type LaneRequests = ProduceRecord[][];
 
 /**
- * Several idempotent producers, each owning a fixed share of the partitions. kafkajs's idempotent
- * producer sends one request per broker at a time (it holds a lock around each produce), so a
- * second batch can only be in flight on another producer. Each partition is written by exactly one
- * lane, one request after the other, so records keep their send order per partition (and so per
- * stream, the key); the lanes differ only in which partitions they carry.
+ * Several idempotent producers, each owning a fixed share of the partitions. Each producer sends
+ * one request at a time (the next after the broker acknowledged the last), so a second batch can
+ * only be in flight on another producer. Each partition is written by exactly one lane, one
+ * request after the other, so records keep their send order per partition (and so per stream, the
+ * key); the lanes differ only in which partitions they carry.
  */
 export class ProducerLanes {
   private constructor(
-    private readonly producers: Producer[],
-    private readonly partitionsByTopic: ReadonlyMap<string, PartitionerArgs['partitionMetadata']>,
+    private readonly producers: StringProducer[],
+    private readonly partitionsByTopic: ReadonlyMap<string, number>,
   ) {}
 
   /** Reads the partition count of `topics` (they must exist) and connects `count` producers. */
-  static async connect(kafka: Kafka, topics: readonly string[], count: number) {
-    const admin = kafka.admin();
-    await admin.connect();
-    let partitionsByTopic: Map<string, PartitionerArgs['partitionMetadata']>;
-    try {
-      const metadata = await admin.fetchTopicMetadata({ topics: [...topics] });
-      partitionsByTopic = new Map(
-        metadata.topics.map(({ name, partitions }) => [name, partitions]),
-      );
-    } finally {
-      await admin.disconnect();
-    }
+  static async connect(connection: KafkaConnection, topics: readonly string[], count: number) {
     const producers = Array.from({ length: Math.max(1, count) }, () =>
-      createIdempotentProducer(kafka),
+      createIdempotentProducer(connection),
     );
-    const connected = await Promise.allSettled(producers.map((producer) => producer.connect()));
-    const failed = connected.find((result) => result.status === 'rejected');
-    if (failed) {
-      await Promise.all(producers.map((producer) => producer.disconnect().catch(() => {})));
-      throw failed.reason;
+    try {
+      const metadata = await Promise.all(
+        producers.map((producer) => producer.metadata({ topics: [...topics] })),
+      );
+      const partitionsByTopic = new Map(
+        topics.map((topic) => [topic, metadata[0]?.topics.get(topic)?.partitionsCount ?? 0]),
+      );
+      return new ProducerLanes(producers, partitionsByTopic);
+    } catch (error) {
+      await closeAll(producers);
+      throw error;
     }
-    return new ProducerLanes(producers, partitionsByTopic);
   }
 
   get count(): number {
@@ -61,19 +52,24 @@ export class ProducerLanes {
   }
 
   /**
-   * Gives each record its partition (the one kafkajs's default partitioner and the Java client
-   * choose: murmur2 of the key) and cuts the records into each lane's produce requests, in send order.
+   * Gives each record its partition (the one Kafka's Java client chooses: murmur2 of the key) and
+   * cuts the records into each lane's produce requests, in send order.
    */
   split(messages: readonly IntegrationMessage[]): LaneRequests[] {
-    const perLane: PartitionedMessage[][] = this.producers.map(() => []);
-    for (const message of messages) {
-      const partitionMetadata = this.partitionsByTopic.get(message.topic);
-      if (!partitionMetadata) throw new Error(`no partition metadata for ${message.topic}`);
-      const partition = partitionOfKey(message.key, partitionMetadata.length);
-      const lane = laneFor(message.topic, partition, this.producers.length);
-      perLane[lane]?.push({ message, partition });
+    const perLane: ProduceRecord[][] = this.producers.map(() => []);
+    for (const { topic, key, value, headers } of messages) {
+      const partitions = this.partitionsByTopic.get(topic);
+      if (!partitions) throw new Error(`no partition metadata for ${topic}`);
+      const partition = partitionOfKey(key, partitions);
+      perLane[laneFor(topic, partition, this.producers.length)]?.push({
+        topic,
+        key,
+        value,
+        headers,
+        partition,
+      });
     }
-    return perLane.map((laneMessages) => [...produceRequests(laneMessages)]);
+    return perLane.map((records) => [...produceRequests(records)]);
   }
 
   /** Sends one lane's requests, one after the other; resolves once all are acknowledged. */
@@ -84,8 +80,12 @@ export class ProducerLanes {
   }
 
   async disconnect(): Promise<void> {
-    await Promise.all(this.producers.map((producer) => producer.disconnect().catch(() => {})));
+    await closeAll(this.producers);
   }
+}
+
+async function closeAll(producers: readonly StringProducer[]): Promise<void> {
+  await Promise.all(producers.map((producer) => producer.close(true).catch(() => {})));
 }
 
 /** A partition's lane: a function of topic and partition only, so it never changes. */
@@ -103,47 +103,32 @@ const topicHashes = new Map<string, number>();
 
 /** One request at a time: the idempotent producer keeps each partition in this order. */
 export async function sendRequests(
-  producer: Producer,
-  requests: Iterable<TopicMessages[]>,
+  producer: StringProducer,
+  requests: Iterable<ProduceRecord[]>,
 ): Promise<void> {
-  for (const topicMessages of requests) await producer.sendBatch({ acks: -1, topicMessages });
+  for (const messages of requests) await producer.send({ messages });
 }
 
-/** Records in send order, cut into produce requests under the size limit, grouped by topic. */
-export function* produceRequests(
-  messages: readonly (IntegrationMessage | PartitionedMessage)[],
-): Generator<TopicMessages[]> {
-  let request = new Map<string, TopicMessages['messages']>();
+/** Records in send order, cut into produce requests under the size limit. */
+export function* produceRequests(records: readonly ProduceRecord[]): Generator<ProduceRecord[]> {
+  let request: ProduceRecord[] = [];
   let requestBytes = 0;
-  for (const entry of messages) {
-    const { topic, key, value, headers } = 'message' in entry ? entry.message : entry;
-    const partition = 'message' in entry ? entry.partition : undefined;
-    const bytes = approximateSize(key, value, headers);
+  for (const record of records) {
+    const bytes = approximateSize(record);
     if (requestBytes > 0 && requestBytes + bytes > maxRequestBytes) {
-      yield asTopicMessages(request);
-      request = new Map();
+      yield request;
+      request = [];
       requestBytes = 0;
     }
-    let topicMessages = request.get(topic);
-    if (!topicMessages) {
-      topicMessages = [];
-      request.set(topic, topicMessages);
-    }
-    topicMessages.push(
-      partition === undefined ? { key, value, headers } : { key, value, headers, partition },
-    );
+    request.push(record);
     requestBytes += bytes;
   }
-  if (requestBytes > 0) yield asTopicMessages(request);
-}
-
-function asTopicMessages(request: Map<string, TopicMessages['messages']>): TopicMessages[] {
-  return [...request].map(([topic, messages]) => ({ topic, messages }));
+  if (requestBytes > 0) yield request;
 }
 
 /** Characters as a stand-in for bytes, plus per-record overhead: close enough for a limit with headroom. */
-function approximateSize(key: string, value: string, headers: Record<string, string>): number {
-  let size = 64 + key.length + value.length;
-  for (const [name, text] of Object.entries(headers)) size += name.length + text.length + 8;
+function approximateSize({ key, value, headers }: ProduceRecord): number {
+  let size = 64 + (key?.length ?? 0) + (value?.length ?? 0);
+  for (const [name, text] of Object.entries(headers ?? {})) size += name.length + text.length + 8;
   return size;
 }

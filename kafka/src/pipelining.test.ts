@@ -1,6 +1,5 @@
 import { integrationTopics, type RecordedEvent } from '@issuer/events';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createKafka } from './client';
 import { KafkaPublisher } from './publisher';
 import { DedicatedBroker, kafkaBrokersForTests, testKafkaSettings } from './testing/broker';
 import { eventually, RecordingConsumer } from './testing/consumer';
@@ -84,10 +83,7 @@ describe.skipIf(kafkaBrokersForTests() === undefined)(
       expect(checkpoint).toBeLessThan(head);
 
       await broker.start();
-      consumer = await RecordingConsumer.start(
-        createKafka(settings, db.logger),
-        integrationTopics(settings.topicPrefix),
-      );
+      consumer = await RecordingConsumer.start(settings, integrationTopics(settings.topicPrefix));
       const upToCheckpoint = stored.filter((event) => event.position <= checkpoint);
       expect(await consumer.waitForEventIds(ids(upToCheckpoint), 60_000)).toEqual([]);
 

@@ -1,10 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { integrationTopics } from '@issuer/events';
 import { NOTHING_APPLIED } from '@issuer/projections';
-import type { Kafka } from 'kafkajs';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createKafka } from './client';
 import { KafkaPublisher, type KafkaPublisherOptions } from './publisher';
 import type { KafkaSettings } from './settings';
 import { kafkaBrokersForTests, testKafkaSettings } from './testing/broker';
@@ -47,9 +45,12 @@ describe.skipIf(brokers === undefined)('Kafka publisher against a real broker', 
     return publisher.start();
   }
 
-  async function consume(kafka: Kafka, settings: KafkaSettings) {
-    await ensureTopics(kafka, settings);
-    const consumer = await RecordingConsumer.start(kafka, integrationTopics(settings.topicPrefix));
+  async function consume(settings: KafkaSettings) {
+    await ensureTopics(settings);
+    const consumer = await RecordingConsumer.start(
+      settings,
+      integrationTopics(settings.topicPrefix),
+    );
     consumers.push(consumer);
     return consumer;
   }
@@ -74,8 +75,7 @@ describe.skipIf(brokers === undefined)('Kafka publisher against a real broker', 
       }),
     );
     const publisher = await startPublisher(settings, { batchSize: 64 });
-    const kafka = createKafka(settings, db.logger);
-    const consumer = await consume(kafka, settings);
+    const consumer = await consume(settings);
     const stored = (await db.store.readAll({ maxCount: 10_000 })).filter((e) =>
       e.streamId.startsWith('Company-'),
     );
@@ -117,7 +117,7 @@ describe.skipIf(brokers === undefined)('Kafka publisher against a real broker', 
       },
     });
     const publisher = await startPublisher(settings, { idlePollMs: 60_000, store: countingStore });
-    const consumer = await consume(createKafka(settings, db.logger), settings);
+    const consumer = await consume(settings);
     await eventually(async () => (await publisher.status()).state === 'publishing', 20_000);
     const older = new pg.Client({ connectionString: db.databaseUrl });
     await older.connect();
@@ -169,7 +169,7 @@ describe.skipIf(brokers === undefined)('Kafka publisher against a real broker', 
     const name = `shared-${settings.topicPrefix}`;
     const first = await startPublisher(settings, { name });
     const second = await startPublisher(settings, { name });
-    const consumer = await consume(createKafka(settings, db.logger), settings);
+    const consumer = await consume(settings);
     const appendCompany = () =>
       db.store.appendToStream(`Company-${randomUUID()}`, terminalEvents('c', 10), {
         expectedRevision: 'no_stream',

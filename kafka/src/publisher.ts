@@ -17,11 +17,9 @@ import {
   WakeSignal,
   wakeOnNewEvents,
 } from '@issuer/projections';
-import type { Kafka, Producer } from 'kafkajs';
 import type { Pool } from 'pg';
 import type { Logger } from 'pino';
-import { createKafka } from './client';
-import { type LaneRequests, ProducerLanes, produceRequests, sendRequests } from './lanes';
+import { type LaneRequests, ProducerLanes } from './lanes';
 import { PublisherLeadership } from './leadership';
 import type { KafkaSettings } from './settings';
 import { ensureTopics } from './topics';
@@ -78,7 +76,6 @@ type PublisherState = 'starting' | 'publishing' | 'standby' | 'retrying' | 'stop
 export class KafkaPublisher {
   readonly name: string;
   readonly #options: KafkaPublisherOptions;
-  readonly #kafka: Kafka;
   readonly #wake = new WakeSignal();
   readonly #stopping = new AbortController();
   readonly #leadership: PublisherLeadership;
@@ -93,7 +90,6 @@ export class KafkaPublisher {
   constructor(options: KafkaPublisherOptions) {
     this.#options = options;
     this.name = options.name ?? defaultPublisherName;
-    this.#kafka = createKafka(options.settings, options.logger);
     this.#leadership = new PublisherLeadership(options.pool, this.name);
   }
 
@@ -191,7 +187,7 @@ export class KafkaPublisher {
       await sleep(this.#options.idlePollMs ?? 1_000, abort);
       return;
     }
-    await ensureTopics(this.#kafka, this.#options.settings);
+    await ensureTopics(this.#options.settings);
     const lanes = await this.#connectedLanes();
     const inFlight = new InFlightBatches(lanes);
     this.#inFlight = inFlight;
@@ -259,7 +255,7 @@ export class KafkaPublisher {
     if (this.#lanes) return this.#lanes;
     const { settings } = this.#options;
     this.#lanes = await ProducerLanes.connect(
-      this.#kafka,
+      settings,
       integrationTopics(settings.topicPrefix),
       settings.producerLanes ?? 1,
     );
@@ -334,21 +330,7 @@ class InFlightBatches {
   }
 }
 
-/**
- * Sends the publishable events of a batch, in order, in as few requests as the size limit allows;
- * resolves once every record is acknowledged. Returns how many records it sent.
- */
-export async function sendBatch(
-  producer: Producer,
-  events: readonly RecordedEvent[],
-  topicPrefix: string,
-): Promise<number> {
-  const messages = integrationMessagesOf(events, topicPrefix);
-  await sendRequests(producer, produceRequests(messages));
-  return messages.length;
-}
-
-function integrationMessagesOf(
+export function integrationMessagesOf(
   events: readonly RecordedEvent[],
   topicPrefix: string,
 ): IntegrationMessage[] {

@@ -1,14 +1,12 @@
-import type { EventStore } from '@issuer/events';
-import type { Logger } from 'pino';
-import { createIdempotentProducer, createKafka } from './client';
-import { sendBatch } from './publisher';
+import { type EventStore, integrationTopics } from '@issuer/events';
+import { ProducerLanes } from './lanes';
+import { integrationMessagesOf } from './publisher';
 import type { KafkaSettings } from './settings';
 import { ensureTopics } from './topics';
 
 export interface RepublishOptions {
   store: EventStore;
   settings: KafkaSettings;
-  logger: Logger;
   /** Re-send the events strictly after this global position (undefined: from the first event). */
   after: bigint | undefined;
   batchSize?: number;
@@ -29,14 +27,12 @@ export interface RepublishResult {
  * The publisher's checkpoint is not touched.
  */
 export async function republish(options: RepublishOptions): Promise<RepublishResult> {
-  const { store, settings, logger } = options;
+  const { store, settings } = options;
   const head = await store.headPosition();
   const result: RepublishResult = { read: 0, published: 0, lastPosition: undefined };
   if (head === undefined || (options.after !== undefined && options.after >= head)) return result;
-  const kafka = createKafka(settings, logger);
-  await ensureTopics(kafka, settings);
-  const producer = createIdempotentProducer(kafka);
-  await producer.connect();
+  await ensureTopics(settings);
+  const lane = await ProducerLanes.connect(settings, integrationTopics(settings.topicPrefix), 1);
   try {
     let after = options.after;
     for (;;) {
@@ -45,7 +41,10 @@ export async function republish(options: RepublishOptions): Promise<RepublishRes
       );
       const last = events.at(-1);
       if (last === undefined) break;
-      result.published += await sendBatch(producer, events, settings.topicPrefix);
+      const messages = integrationMessagesOf(events, settings.topicPrefix);
+      const [requests = []] = lane.split(messages);
+      await lane.send(0, requests);
+      result.published += messages.length;
       result.read += events.length;
       result.lastPosition = last.position;
       after = last.position;
@@ -53,6 +52,6 @@ export async function republish(options: RepublishOptions): Promise<RepublishRes
     }
     return result;
   } finally {
-    await producer.disconnect();
+    await lane.disconnect();
   }
 }

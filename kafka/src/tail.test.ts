@@ -1,10 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { type IntegrationEnvelope, integrationTopics } from '@issuer/events';
-import type { Consumer } from 'kafkajs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createKafka } from './client';
 import { republish } from './republish';
-import { tailTopics } from './tail';
+import { type Tail, tailTopics } from './tail';
 import { kafkaBrokersForTests, testKafkaSettings } from './testing/broker';
 import { eventually } from './testing/consumer';
 import { type StoreFixture, storeFixture, terminalEvents } from './testing/storeFixture';
@@ -13,19 +11,18 @@ const brokers = kafkaBrokersForTests();
 
 describe.skipIf(brokers === undefined)('the tail consumer (how downstream teams consume)', () => {
   let db: StoreFixture;
-  const consumers: Consumer[] = [];
+  const tails: Tail[] = [];
 
   beforeAll(async () => {
     db = await storeFixture();
   });
   afterAll(async () => {
-    await Promise.all(consumers.map((consumer) => consumer.disconnect()));
+    await Promise.all(tails.map((tail) => tail.close()));
     await db?.close();
   });
 
   it('handles each event once despite resends, and resumes after its committed offsets', async () => {
     const settings = testKafkaSettings(brokers ?? []);
-    const kafka = createKafka(settings, db.logger);
     const groupId = `tail-${randomUUID()}`;
     const append = async (count: number) => {
       const appended = await db.store.appendToStream(
@@ -39,14 +36,14 @@ describe.skipIf(brokers === undefined)('the tail consumer (how downstream teams 
     const { position: firstEnd } = await append(5);
     // Two sends of the same five events, as after a publisher crash or a republish.
     for (const _ of [1, 2]) {
-      await republish({ store: db.store, settings, logger: db.logger, after: undefined });
+      await republish({ store: db.store, settings, after: undefined });
     }
 
     const handled: IntegrationEnvelope[] = [];
     const duplicates: string[] = [];
     const tail = () =>
       tailTopics({
-        kafka,
+        connection: settings,
         topics: integrationTopics(settings.topicPrefix),
         groupId,
         fromBeginning: true,
@@ -59,12 +56,12 @@ describe.skipIf(brokers === undefined)('the tail consumer (how downstream teams 
     await eventually(async () => handled.length + duplicates.length >= 10, 30_000);
     expect(handled).toHaveLength(5);
     expect(duplicates.sort()).toEqual(handled.map((event) => event.eventId).sort());
-    await first.disconnect();
+    await first.close();
 
     await append(3);
-    await republish({ store: db.store, settings, logger: db.logger, after: firstEnd });
+    await republish({ store: db.store, settings, after: firstEnd });
     const second = await tail();
-    consumers.push(second);
+    tails.push(second);
     await eventually(async () => handled.length >= 8, 30_000);
     await new Promise((resolve) => setTimeout(resolve, 500));
     expect(handled).toHaveLength(8); // the committed offsets kept the first five from coming back

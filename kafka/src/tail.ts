@@ -1,8 +1,9 @@
 import { type IntegrationEnvelope, integrationEnvelope } from '@issuer/events';
-import type { Consumer, Kafka } from 'kafkajs';
+import type { Message } from '@platformatic/kafka';
+import { createConsumer, type KafkaConnection } from './client';
 
 export interface TailOptions {
-  kafka: Kafka;
+  connection: KafkaConnection;
   topics: readonly string[];
   /** The consumer group: Kafka remembers its committed offsets across restarts. */
   groupId: string;
@@ -22,6 +23,19 @@ export interface RecordPlace {
   key: string;
 }
 
+export interface Tail {
+  /**
+   * Settles when the tail stops: after `close()`, or rejected with what stopped it (an `onEvent`
+   * that threw, a broker away for longer than the client retries). The record it failed on is not
+   * committed, so the group reads it again when it is tailed next.
+   */
+  readonly stopped: Promise<void>;
+  /** Lets the event being handled finish and commit, then leaves the group. */
+  close(): Promise<void>;
+}
+
+type StringMessage = Message<string, string, string, string>;
+
 /**
  * How a downstream system should consume: a consumer group, offsets committed by hand after the
  * event was handled (at least once: a crash before the commit redelivers), and duplicates dropped
@@ -29,36 +43,59 @@ export interface RecordPlace {
  * handled ids in its own database, in the transaction that applies the event; this example keeps
  * the most recent ones in memory.
  */
-export async function tailTopics(options: TailOptions): Promise<Consumer> {
-  const consumer = options.kafka.consumer({ groupId: options.groupId, maxWaitTimeInMs: 250 });
-  const seen = new RecentIds(options.rememberedIds ?? 100_000);
-  await consumer.connect();
-  await consumer.subscribe({
-    topics: [...options.topics],
-    fromBeginning: options.fromBeginning ?? false,
+export async function tailTopics(options: TailOptions): Promise<Tail> {
+  const consumer = createConsumer(options.connection, {
+    groupId: options.groupId,
+    autocommit: false,
+    maxWaitTime: 250,
   });
-  await consumer.run({
-    autoCommit: false,
-    eachMessage: async ({ topic, partition, message }) => {
-      const envelope = integrationEnvelope.parse(JSON.parse(message.value?.toString() ?? 'null'));
-      const where = {
-        topic,
-        partition,
-        offset: message.offset,
-        key: message.key?.toString() ?? '',
-      };
-      if (seen.has(envelope.eventId)) options.onDuplicate?.(envelope, where);
-      else {
-        await options.onEvent(envelope, where);
-        seen.add(envelope.eventId);
-      }
-      // The committed offset is the next record to read.
-      await consumer.commitOffsets([
-        { topic, partition, offset: (BigInt(message.offset) + 1n).toString() },
-      ]);
+  const stream = await consumer
+    .consume({
+      topics: [...options.topics],
+      // The group's committed offsets; the fallback only where it has none yet.
+      mode: 'committed',
+      fallbackMode: options.fromBeginning ? 'earliest' : 'latest',
+    })
+    .catch(async (error: unknown) => {
+      await consumer.close();
+      throw error;
+    });
+  const handle = recordHandler(options);
+  const stopped = (async () => {
+    try {
+      // One record at a time: the next is read only once this one is handled and committed.
+      for await (const message of stream) await handle(message);
+    } finally {
+      await consumer.close(true);
+    }
+  })();
+  return {
+    stopped,
+    async close() {
+      await stream.close();
+      await stopped;
     },
-  });
-  return consumer;
+  };
+}
+
+function recordHandler(options: TailOptions): (message: StringMessage) => Promise<void> {
+  const seen = new RecentIds(options.rememberedIds ?? 100_000);
+  return async (message) => {
+    const envelope = integrationEnvelope.parse(JSON.parse(message.value ?? 'null'));
+    const where = {
+      topic: message.topic,
+      partition: message.partition,
+      offset: message.offset.toString(),
+      key: message.key ?? '',
+    };
+    if (seen.has(envelope.eventId)) options.onDuplicate?.(envelope, where);
+    else {
+      await options.onEvent(envelope, where);
+      seen.add(envelope.eventId);
+    }
+    // Commits the next offset to read, this record's plus one.
+    await message.commit();
+  };
 }
 
 /** A bounded set: the oldest ids are forgotten first. */

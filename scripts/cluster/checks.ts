@@ -1,12 +1,11 @@
 import { isDeepStrictEqual } from 'node:util';
 import { type RecordedEvent, toIntegrationMessage } from '@issuer/events';
 import { PostgresEventStore } from '@issuer/eventstore';
-import { createKafka } from '@issuer/kafka';
+import { createAdmin, type KafkaConnection } from '@issuer/kafka';
 import { type ReceivedRecord, RecordingConsumer } from '@issuer/kafka/testing';
 import { rebuildProjections, snapshotTables } from '@issuer/projections';
-import type { Kafka } from 'kafkajs';
+import { type ListedOffsetsTopic, ListOffsetTimestamps } from '@platformatic/kafka';
 import pg from 'pg';
-import { pino } from 'pino';
 import { allProjections } from '../../api/src/infrastructure';
 import type { FaultLog } from './faultRun';
 import type { LoadClient, Operation } from './load';
@@ -250,12 +249,7 @@ async function everyEventOnKafka(
     after = batch.at(-1)?.position;
     if (after !== undefined && after >= head) break;
   }
-  // A new client per attempt too: no metadata cached from before the broker's restart.
-  const kafka = () =>
-    createKafka(
-      { brokers: [`127.0.0.1:${cluster.t.kafkaPort}`], clientId: 'cluster-check' },
-      pino({ level: 'error' }),
-    );
+  const connection = { brokers: [`127.0.0.1:${cluster.t.kafkaPort}`], clientId: 'cluster-check' };
   const topics = [
     ...new Set(
       [...expected.values()].map((event) => toIntegrationMessage(event, prefix)?.topic ?? ''),
@@ -270,9 +264,9 @@ async function everyEventOnKafka(
     attempt <= 4 && (outcome === undefined || outcome.absent.length > 0);
     attempt++
   ) {
-    outcome = await readTopics(kafka(), topics, new Set(expected.keys())).catch(() => outcome);
+    outcome = await readTopics(connection, topics, new Set(expected.keys())).catch(() => outcome);
   }
-  const onBroker = await brokerRecordCount(kafka(), topics).catch(() => undefined);
+  const onBroker = await brokerRecordCount(connection, topics).catch(() => undefined);
   const absent = outcome?.absent ?? [...expected.keys()];
   const envelopes = outcome?.envelopes ?? [];
   const problems = orderProblems(envelopes);
@@ -288,20 +282,37 @@ async function everyEventOnKafka(
 }
 
 /** Records the broker lets consumers read (up to each partition's high watermark). */
-async function brokerRecordCount(kafka: Kafka, topics: readonly string[]): Promise<number> {
-  const admin = kafka.admin();
-  await admin.connect();
+async function brokerRecordCount(
+  connection: KafkaConnection,
+  topics: readonly string[],
+): Promise<number> {
+  const admin = createAdmin(connection);
   try {
-    let total = 0;
-    for (const topic of topics) {
-      for (const partition of await admin.fetchTopicOffsets(topic)) {
-        total += Number(partition.high) - Number(partition.low);
-      }
-    }
-    return total;
+    const metadata = await admin.metadata({ topics: [...topics] });
+    const offsetsAt = (timestamp: bigint) =>
+      admin.listOffsets({
+        topics: topics.map((name) => ({
+          name,
+          partitions: (metadata.topics.get(name)?.partitions ?? []).map((_, partitionIndex) => ({
+            partitionIndex,
+            timestamp,
+          })),
+        })),
+      });
+    const [earliest, latest] = await Promise.all([
+      offsetsAt(ListOffsetTimestamps.EARLIEST),
+      offsetsAt(ListOffsetTimestamps.LATEST),
+    ]);
+    return Number(sumOfOffsets(latest) - sumOfOffsets(earliest));
   } finally {
-    await admin.disconnect();
+    await admin.close();
   }
+}
+
+function sumOfOffsets(topics: readonly ListedOffsetsTopic[]): bigint {
+  let sum = 0n;
+  for (const topic of topics) for (const partition of topic.partitions) sum += partition.offset;
+  return sum;
 }
 
 function recordedBetween(
@@ -312,8 +323,12 @@ function recordedBetween(
   return times.length ? `recorded ${times[0]} to ${times.at(-1)}` : 'none';
 }
 
-async function readTopics(kafka: Kafka, topics: string[], expected: ReadonlySet<string>) {
-  const consumer = await RecordingConsumer.start(kafka, topics);
+async function readTopics(
+  connection: KafkaConnection,
+  topics: string[],
+  expected: ReadonlySet<string>,
+) {
+  const consumer = await RecordingConsumer.start(connection, topics);
   try {
     return {
       absent: await consumer.waitForEventIds(expected, 60_000),

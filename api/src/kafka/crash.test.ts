@@ -1,6 +1,6 @@
 import type { ChildProcess } from 'node:child_process';
 import { integrationTopics } from '@issuer/events';
-import { createKafka, defaultPublisherName, ensureTopics } from '@issuer/kafka';
+import { defaultPublisherName, ensureTopics } from '@issuer/kafka';
 import {
   eventually,
   kafkaBrokersForTests,
@@ -26,9 +26,8 @@ describe.skipIf(brokers === undefined)('publisher process killed with SIGKILL mi
 
   beforeAll(async () => {
     db = await storeFixture();
-    const kafka = createKafka(settings, db.logger);
-    await ensureTopics(kafka, settings);
-    consumer = await RecordingConsumer.start(kafka, integrationTopics(settings.topicPrefix));
+    await ensureTopics(settings);
+    consumer = await RecordingConsumer.start(settings, integrationTopics(settings.topicPrefix));
   });
   afterAll(async () => {
     for (const child of processes) child.kill('SIGKILL');

@@ -1,5 +1,5 @@
 import { integrationMapping, integrationTopics } from '@issuer/events';
-import { createKafka, defaultPublisherName } from '@issuer/kafka';
+import { defaultPublisherName } from '@issuer/kafka';
 import {
   DedicatedBroker,
   eventually,
@@ -74,10 +74,7 @@ describe.skipIf(brokers === undefined)('broker stopped for 30 s while commands k
     expect(duringOutage?.lagEvents).toBeGreaterThan(50);
 
     await broker.start();
-    consumer = await RecordingConsumer.start(
-      createKafka(settings, h.deps.logger),
-      integrationTopics(settings.topicPrefix),
-    );
+    consumer = await RecordingConsumer.start(settings, integrationTopics(settings.topicPrefix));
     await h.settledHead();
     const stored = await h.store.readAll({ maxCount: 10_000 });
     const published = stored.filter((event) => integrationMapping(event.type)?.published);

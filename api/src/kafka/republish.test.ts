@@ -1,5 +1,5 @@
 import { integrationMapping, integrationTopics } from '@issuer/events';
-import { createKafka, ensureTopics } from '@issuer/kafka';
+import { ensureTopics } from '@issuer/kafka';
 import {
   kafkaBrokersForTests,
   RecordingConsumer,
@@ -68,9 +68,8 @@ describe.skipIf(brokers === undefined)('npm run kafka:republish against a real b
     expect(run.code).toBe(0);
     expect(run.stdout).toContain(`Republished ${expected.length} records`);
 
-    const kafka = createKafka(settings, db.logger);
-    await ensureTopics(kafka, settings);
-    consumer = await RecordingConsumer.start(kafka, integrationTopics(settings.topicPrefix));
+    await ensureTopics(settings);
+    consumer = await RecordingConsumer.start(settings, integrationTopics(settings.topicPrefix));
     await consumer.waitUntil((records) => records.length >= expected.length);
     await new Promise((resolve) => setTimeout(resolve, 500)); // room for an extra record to show up
     expect(consumer.records.map((record) => record.envelope.eventId).sort()).toEqual(

@@ -9,12 +9,12 @@ async function main(argv: readonly string[]): Promise<number> {
     console.error(`${parsed.error}\n\n${republishUsage}`);
     return 2;
   }
-  return withInfrastructure(async ({ config, store, logger }) => {
+  return withInfrastructure(async ({ config, store }) => {
     if (config.kafka === undefined) {
       console.error('KAFKA_BROKERS is not set: nowhere to republish to');
       return 2;
     }
-    const result = await republish({ store, settings: config.kafka, logger, after: parsed.after });
+    const result = await republish({ store, settings: config.kafka, after: parsed.after });
     console.log(
       `Republished ${result.published} records (${result.read} events read) after position ${parsed.after ?? 'start'}` +
         (result.lastPosition === undefined ? '' : `, up to position ${result.lastPosition}`),

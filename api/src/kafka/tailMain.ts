@@ -1,5 +1,4 @@
-import { createKafka, tailTopics } from '@issuer/kafka';
-import pino from 'pino';
+import { tailTopics } from '@issuer/kafka';
 import { loadConfigOrExit } from '../infrastructure';
 import { parseTailArgs, tailUsage } from './cliArgs';
 
@@ -18,10 +17,9 @@ async function main(argv: readonly string[]): Promise<void> {
     console.error('KAFKA_BROKERS is not set: nothing to tail');
     process.exit(2);
   }
-  const logger = pino({ level: config.logLevel === 'info' ? 'warn' : config.logLevel });
   const groupId = parsed.groupId ?? `${config.kafka.clientId}-tail`;
-  const consumer = await tailTopics({
-    kafka: createKafka(config.kafka, logger),
+  const tail = await tailTopics({
+    connection: config.kafka,
     topics: parsed.topics,
     groupId,
     fromBeginning: parsed.fromBeginning,
@@ -32,8 +30,12 @@ async function main(argv: readonly string[]): Promise<void> {
     onDuplicate: (event) => console.error(`duplicate ${event.eventId} (${event.type}) dropped`),
   });
   console.error(`tailing ${parsed.topics.join(', ')} as group ${groupId}; Ctrl-C to stop`);
+  tail.stopped.catch((error: unknown) => {
+    console.error('the tail stopped:', error);
+    process.exit(1);
+  });
   const stop = async () => {
-    await consumer.disconnect();
+    await tail.close();
     process.exit(0);
   };
   process.once('SIGINT', () => void stop());

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { type IntegrationEnvelope, integrationEnvelope } from '@issuer/events';
-import type { Consumer, Kafka } from 'kafkajs';
+import type { Message } from '@platformatic/kafka';
+import { createConsumer, type KafkaConnection, type StringConsumer } from '../client';
 
 export interface ReceivedRecord {
   topic: string;
@@ -11,6 +12,12 @@ export interface ReceivedRecord {
   envelope: IntegrationEnvelope;
 }
 
+/** What recording takes of a message read from the broker. */
+export type ReadMessage = Pick<
+  Message<string, string, string, string>,
+  'topic' | 'partition' | 'offset' | 'key' | 'value' | 'headers'
+>;
+
 /**
  * Reads topics from the beginning in a fresh consumer group and keeps every record (duplicates
  * included), so tests can check exactly what a downstream consumer would get.
@@ -20,34 +27,48 @@ export class RecordingConsumer {
   /** Kept as records arrive: rebuilding it per record made waits quadratic in the record count. */
   readonly #eventIds = new Set<string>();
   #listeners = new Set<(record: ReceivedRecord) => void>();
+  /** Why the broker's messages stopped coming, if they did: said when a wait times out. */
+  #failure: Error | undefined;
 
-  private constructor(private readonly consumer: Consumer) {}
+  /** Without a consumer, records come only from `receive` (tests of this class). */
+  constructor(private readonly consumer?: StringConsumer) {}
 
-  static async start(kafka: Kafka, topics: readonly string[]): Promise<RecordingConsumer> {
-    const consumer = kafka.consumer({ groupId: `test-${randomUUID()}`, maxWaitTimeInMs: 100 });
+  static async start(
+    connection: KafkaConnection,
+    topics: readonly string[],
+  ): Promise<RecordingConsumer> {
+    const consumer = createConsumer(connection, {
+      groupId: `test-${randomUUID()}`,
+      maxWaitTime: 100,
+      autocommit: false, // a fresh group each time: its offsets are never read again
+    });
+    const stream = await consumer
+      .consume({ topics: [...topics], mode: 'earliest' })
+      .catch(async (error: unknown) => {
+        await consumer.close();
+        throw error;
+      });
     const recording = new RecordingConsumer(consumer);
-    await consumer.connect();
-    await consumer.subscribe({ topics: [...topics], fromBeginning: true });
-    await consumer.run({
-      eachMessage: async ({ topic, partition, message }) => {
-        const headers: Record<string, string> = {};
-        for (const [name, value] of Object.entries(message.headers ?? {})) {
-          headers[name] = String(value);
-        }
-        const record = {
-          topic,
-          partition,
-          offset: message.offset,
-          key: message.key?.toString() ?? '',
-          headers,
-          envelope: integrationEnvelope.parse(JSON.parse(message.value?.toString() ?? 'null')),
-        };
-        recording.records.push(record);
-        recording.#eventIds.add(record.envelope.eventId);
-        for (const listener of recording.#listeners) listener(record);
-      },
+    stream.on('data', (message) => recording.receive(message));
+    stream.on('error', (error) => {
+      recording.#failure = error;
     });
     return recording;
+  }
+
+  /** Records one message: what `start` does with each the broker sends; tests feed it directly. */
+  receive(message: ReadMessage): void {
+    const record = {
+      topic: message.topic,
+      partition: message.partition,
+      offset: message.offset.toString(),
+      key: message.key ?? '',
+      headers: Object.fromEntries(message.headers),
+      envelope: integrationEnvelope.parse(JSON.parse(message.value ?? 'null')),
+    };
+    this.records.push(record);
+    this.#eventIds.add(record.envelope.eventId);
+    for (const listener of this.#listeners) listener(record);
   }
 
   /** Distinct event ids seen so far (what a consumer deduplicating by event id keeps); live. */
@@ -92,14 +113,20 @@ export class RecordingConsumer {
       };
       const timer = setTimeout(() => {
         this.#listeners.delete(check);
-        reject(new Error(`timed out after ${timeoutMs} ms with ${this.records.length} records`));
+        reject(new Error(`timed out after ${timeoutMs} ms with ${this.#progress()}`));
       }, timeoutMs);
       this.#listeners.add(check);
     });
   }
 
-  stop(): Promise<void> {
-    return this.consumer.disconnect();
+  /** Closes the stream and leaves the group (the broker forgets the group later on its own). */
+  async stop(): Promise<void> {
+    await this.consumer?.close(true);
+  }
+
+  #progress(): string {
+    const records = `${this.records.length} records`;
+    return this.#failure ? `${records}; the consumer failed: ${this.#failure.message}` : records;
   }
 }
 

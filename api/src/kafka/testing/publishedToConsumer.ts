@@ -1,5 +1,5 @@
 import { integrationTopics } from '@issuer/events';
-import { createKafka, ensureTopics, type KafkaSettings } from '@issuer/kafka';
+import { ensureTopics, type KafkaSettings } from '@issuer/kafka';
 import { RecordingConsumer } from '@issuer/kafka/testing';
 import type { AccountsHarness } from '../../auth/testing/accountsHarness';
 import { type Publishing, startPublishing } from '../publishing';
@@ -19,9 +19,8 @@ export async function publishedToConsumer(
     logger: h.deps.logger,
   });
   h.deps.projectionStatus = publishing.withStatus(h.deps.projectionStatus);
-  const kafka = createKafka(settings, h.deps.logger);
-  await ensureTopics(kafka, settings);
-  const consumer = await RecordingConsumer.start(kafka, integrationTopics(settings.topicPrefix));
+  await ensureTopics(settings);
+  const consumer = await RecordingConsumer.start(settings, integrationTopics(settings.topicPrefix));
   return {
     publishing,
     consumer,
