@@ -1,19 +1,5 @@
-export {
-  createAdmin,
-  createConsumer,
-  createIdempotentProducer,
-  type KafkaConnection,
-  type StringConsumer,
-  type StringProducer,
-} from './client';
-export {
-  type LaneRequests,
-  type ProduceRecord,
-  ProducerLanes,
-  produceRequests,
-  sendRequests,
-} from './lanes';
-export { partitionOfKey } from './partitioner';
+export { createAdmin, createConsumer, type KafkaConnection } from './client';
+export { type ProduceRecord, ProducerLanes } from './lanes';
 export * from './publisher';
 export * from './republish';
 export type { KafkaSettings } from './settings';

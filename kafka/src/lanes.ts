@@ -102,7 +102,7 @@ function laneFor(topic: string, partition: number, lanes: number): number {
 const topicHashes = new Map<string, number>();
 
 /** One request at a time: the idempotent producer keeps each partition in this order. */
-export async function sendRequests(
+async function sendRequests(
   producer: StringProducer,
   requests: Iterable<ProduceRecord[]>,
 ): Promise<void> {
@@ -110,7 +110,7 @@ export async function sendRequests(
 }
 
 /** Records in send order, cut into produce requests under the size limit. */
-export function* produceRequests(records: readonly ProduceRecord[]): Generator<ProduceRecord[]> {
+function* produceRequests(records: readonly ProduceRecord[]): Generator<ProduceRecord[]> {
   let request: ProduceRecord[] = [];
   let requestBytes = 0;
   for (const record of records) {
