@@ -281,7 +281,7 @@ async function startReadSide({ config, store, pool, logger }: Infrastructure): P
     ];
     return {
       waiter,
-      status: () => readProjectionStatus({ pool, store, names }),
+      status: () => readProjectionStatus({ pool, store, names, known: waiter.positions() }),
       stop: () => waiter.close(),
     };
   }

@@ -26,6 +26,12 @@ export class CheckpointTracker {
     this.#resolveCaughtUp();
   }
 
+  /** Every projection's position as this process knows it (ahead of the stored one when it
+   * passed events it ignores, whose checkpoint is written about once a second). */
+  positions(): ReadonlyMap<string, bigint> {
+    return new Map(this.#checkpoints);
+  }
+
   /** The lowest checkpoint over all projections; undefined when there are none. */
   lowestCheckpoint(): bigint | undefined {
     return minPosition(this.#checkpoints.values());

@@ -109,6 +109,21 @@ describe.each(await postgresServers())('on the $name PostgreSQL', (server) => {
         'the checkpoint to be written',
       );
     });
+
+    it('leave the status caught up at once, though the stored checkpoint is still behind', async () => {
+      const f = await given();
+      const applied = await f.append('A-1', [counted()]);
+      const runner = await caughtUp(f, applied);
+      const head = await f.append('I-1', [ignored()]);
+      expect(await runner.readModelWaiter.waitFor(head, 2_000)).toBe(true);
+
+      const { projections } = await runner.status();
+
+      expect(await f.checkpointOf('stream_counts')).toBe(applied);
+      expect(projections).toEqual([
+        { name: 'stream_counts', position: head, lagEvents: 0, lagSeconds: 0, failedEvents: 0 },
+      ]);
+    });
   });
 
   describe('a running runner', () => {

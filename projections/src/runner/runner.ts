@@ -115,6 +115,7 @@ export class ProjectorRunner {
       store,
       pool,
       names: projections.map((projection) => projection.name),
+      known: this.#tracker.positions(),
     });
   }
 

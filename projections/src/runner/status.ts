@@ -25,6 +25,12 @@ export interface ProjectionStatusOptions {
   store: EventStore;
   pool: Pool;
   names: readonly string[];
+  /**
+   * Positions known in memory to be reached, used where they are ahead of the stored checkpoint:
+   * a projection past events it ignores writes its checkpoint only about once a second, and
+   * health would otherwise show it behind for that second.
+   */
+  known?: ReadonlyMap<string, bigint>;
   lagCountLimit?: number;
   recentFailureLimit?: number;
   now?: () => Date;
@@ -52,7 +58,10 @@ export async function readProjectionStatus(
   const lagOf = lagReader(options, head);
   const projections = await Promise.all(
     names.map(async (name) => {
-      const checkpoint = checkpoints.get(name) ?? NOTHING_APPLIED;
+      const checkpoint = maxPosition(
+        checkpoints.get(name) ?? NOTHING_APPLIED,
+        options.known?.get(name) ?? NOTHING_APPLIED,
+      );
       return {
         name,
         position: checkpoint === NOTHING_APPLIED ? null : checkpoint,
@@ -62,6 +71,10 @@ export async function readProjectionStatus(
     }),
   );
   return { projections, recentFailures: recent };
+}
+
+function maxPosition(a: bigint, b: bigint): bigint {
+  return a > b ? a : b;
 }
 
 /** Projections usually share a checkpoint, so each distinct one is measured once. */

@@ -51,6 +51,11 @@ export class ListeningReadModelWaiter implements ReadModelWaiter {
     return this.#tracker.waitFor(position, timeoutMs);
   }
 
+  /** The checkpoints as notified, ahead of the stored ones past ignored events. */
+  positions(): ReadonlyMap<string, bigint> {
+    return this.#tracker.positions();
+  }
+
   async close(): Promise<void> {
     this.#closing.abort();
     clearInterval(this.#recheckTimer);
