@@ -284,6 +284,19 @@ describeInBrowser('subscriptions', (suite) => {
     await expect.poll(() => invoiceStatus(drawer), eventually).toBe(texts.paid);
     await page.keyboard.press('Escape');
 
+    // The card payment names its invoice and opens it over the payment's detail.
+    await open(page, suite.portal, '/transactions/all');
+    await page
+      .getByText(/^Invoice \S+: Gold$/)
+      .first()
+      .click();
+    await page.getByTestId('payment-invoice-link').click();
+    const invoice = page.getByTestId('invoice-drawer');
+    await visible(invoice.getByTestId('invoice-status').getByText(texts.paid));
+    await visible(invoice.getByText('Gold'));
+    await checkScreen(page);
+    await page.keyboard.press('Escape');
+
     // The balance holds both (read again on the next page), and the customer's page shows the card.
     await open(page, suite.portal, `/customers/all/${customer.id}`);
     const both = await money(page, 500 + 1250, texts.locale);

@@ -5,7 +5,7 @@ import { formatNumber } from '../layout/formatNumber';
 /** What the portal asked a payment for (the API's `purpose`); null on payments a person took. */
 export type PaymentPurpose =
   | { kind: 'token_order'; orderId: string; roundName: string; tokens: number }
-  | { kind: 'invoice'; invoiceNumber: string; planName: string };
+  | { kind: 'invoice'; invoiceId?: string; invoiceNumber: string; planName: string };
 
 interface Described {
   description: string | null;

@@ -17,7 +17,7 @@ import {
   Typography,
 } from '@mui/material';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { type ReactNode, useState } from 'react';
+import { lazy, type ReactNode, Suspense, useState } from 'react';
 import { useRefresh, useTranslate } from 'react-admin';
 import { Link as RouterLink } from 'react-router-dom';
 import { EtransferSummary } from '../etransfers/EtransferSummary';
@@ -30,6 +30,10 @@ import { usePaymentDescription } from '../payments/paymentDescription';
 import { refreshBalance } from '../payments/settle';
 import { cardLine, kindLabel, PaymentStatusChip } from '../payments/statuses';
 import { RefundDialog } from './RefundDialog';
+
+const InvoiceDrawer = lazy(() =>
+  import('../subscriptions/InvoiceDrawer').then((module) => ({ default: module.InvoiceDrawer })),
+);
 
 const paymentKey = (id: string) => ['payments', 'getOne', id, 'detail'];
 
@@ -204,6 +208,8 @@ function PaymentDetails({
   const translate = useTranslate();
   const describe = usePaymentDescription();
   const description = describe(payment);
+  const [invoiceOpen, setInvoiceOpen] = useState(false);
+  const invoiceId = payment.purpose?.kind === 'invoice' ? payment.purpose.invoiceId : undefined;
   return (
     <Stack spacing={0}>
       {/* A payment's own drawer starts its details with the status, at the start side, as an
@@ -229,10 +235,26 @@ function PaymentDetails({
             <Link component={RouterLink} to={`/nftorders/${payment.purpose.orderId}`}>
               {description}
             </Link>
+          ) : invoiceId ? (
+            // An invoice's payment opens the invoice over this drawer.
+            <Link
+              component="button"
+              type="button"
+              onClick={() => setInvoiceOpen(true)}
+              sx={{ textAlign: 'start' }}
+              data-testid="payment-invoice-link"
+            >
+              {description}
+            </Link>
           ) : (
             description
           )}
         </Detail>
+      )}
+      {invoiceOpen && invoiceId && (
+        <Suspense fallback={null}>
+          <InvoiceDrawer invoice={{ id: invoiceId }} onClose={() => setInvoiceOpen(false)} />
+        </Suspense>
       )}
       <Detail label="app.payments.fields.terminal">
         {payment.terminalId === offSessionTerminalId

@@ -251,7 +251,12 @@ describe('billing through the API', () => {
       customerId: company.customerId,
       invoiceId: invoice?.id,
       reference: invoice?.number,
-      purpose: { kind: 'invoice', invoiceNumber: invoice?.number, planName: expect.any(String) },
+      purpose: {
+        kind: 'invoice',
+        invoiceId: invoice?.id,
+        invoiceNumber: invoice?.number,
+        planName: expect.any(String),
+      },
     });
     const linked = await list(company, '/api/etransfers', { id: [etransfer.id] });
     expect(linked.rows).toMatchObject([{ id: etransfer.id, invoiceId: invoice?.id }]);

@@ -100,7 +100,7 @@ describe('collecting by a saved card', () => {
       status: 'active',
       invoices: [{ status: 'paid', attempts: 1, etransferId: null }],
     });
-    const [invoice] = billed.invoices as { paymentId: string }[];
+    const [invoice] = billed.invoices as { id: string; paymentId: string }[];
     const payment = await h.get(payee, `/api/payments/${invoice?.paymentId}`);
     expect(payment).toMatchObject({
       status: 'captured',
@@ -110,7 +110,12 @@ describe('collecting by a saved card', () => {
       cardLast4: '4242',
       // What it pays, for each reader's language to name; the description says it in English.
       description: expect.stringMatching(/^Invoice \S+: /),
-      purpose: { kind: 'invoice', invoiceNumber: expect.any(String), planName: expect.any(String) },
+      purpose: {
+        kind: 'invoice',
+        invoiceId: invoice?.id,
+        invoiceNumber: expect.any(String),
+        planName: expect.any(String),
+      },
     });
     expect(await h.balance(payee.token)).toBe(before + 4200);
     expect(await cardPayments(payee.companyId)).toEqual([{ status: 'captured', n: 1 }]);

@@ -339,7 +339,7 @@ async function customerEmail(deps: EtransferDeps, companyId: string, customerId:
   return state.profile.email.trim() || undefined;
 }
 
-type InvoiceNames = { number: string; planName: string };
+type InvoiceNames = { invoiceId: string; number: string; planName: string };
 
 /** An invoice's collection in English, for the customer's e-transfer and the card statement. */
 const invoiceLine = (invoice: InvoiceNames) => `Invoice ${invoice.number}: ${invoice.planName}`;
@@ -347,6 +347,7 @@ const invoiceLine = (invoice: InvoiceNames) => `Invoice ${invoice.number}: ${inv
 /** The same, for each reader of the portal to name in their own language. */
 const invoicePurpose = (invoice: InvoiceNames): PaymentPurpose => ({
   kind: 'invoice',
+  invoiceId: invoice.invoiceId,
   invoiceNumber: invoice.number,
   planName: invoice.planName,
 });

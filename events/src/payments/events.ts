@@ -38,6 +38,8 @@ export const paymentPurpose = z.discriminatedUnion('kind', [
   }),
   z.object({
     kind: z.literal('invoice'),
+    /** Absent on payments requested before the field was added. */
+    invoiceId: z.string().optional(),
     invoiceNumber: z.string(),
     planName: z.string(),
   }),
