@@ -424,7 +424,9 @@ function takeover(faults: FaultLog): CheckResult {
 function throughput(faults: FaultLog): CheckResult {
   const figures = faults.throughput;
   return {
-    name: 'throughput through nginx with two API processes beside one',
+    // What passes is that nginx answered every request, with both API processes and with one.
+    // The ratio is reported, not judged: on two shared cores a second process may find no core.
+    name: 'nginx answers every request with two API processes and with one (throughput reported)',
     // A rare connection error under load is not a fault of the cluster; any other answer is.
     passed:
       figures !== undefined &&
