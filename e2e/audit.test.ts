@@ -69,6 +69,11 @@ describeInBrowser('audit log', (suite) => {
       // the event.
       const record = page.getByText(`${language.customerRecord} · Ada Audit`, { exact: true });
       await record.first().waitFor({ state: 'visible' });
+      // Each part isolated, so a Latin name wrapping in an Arabic line keeps the dots between parts.
+      expect(await record.first().locator('bdi').allTextContents()).toEqual([
+        language.customerRecord,
+        'Ada Audit',
+      ]);
       await page
         .getByText(`${language.paymentRecord} · Coffee beans`, { exact: true })
         .first()

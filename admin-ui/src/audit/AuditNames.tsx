@@ -5,6 +5,7 @@ import type { Customer } from '../customers/customerApi';
 import type { DocumentRecord } from '../documents/documentApi';
 import type { Etransfer } from '../etransfers/etransferApi';
 import type { TokenOrder } from '../fundingRounds/types';
+import { DotJoined } from '../layout/DotJoined';
 import { customerDisplayName } from '../lists/customerFilter';
 import { Money } from '../payments/Money';
 import type { Payment } from '../payments/paymentApi';
@@ -49,33 +50,32 @@ type RecordOf = { entry: Pick<AuditEntry, 'resource' | 'recordId' | 'actorId' | 
 interface RecordNamer {
   /** The API's list of such records, which getMany reads by id. */
   apiResource: string;
-  name: (record: RaRecord) => string | null;
+  /** The name's parts, each isolated for right-to-left text when shown: "Ada Lovelace", "Gold". */
+  name: (record: RaRecord) => readonly (string | null | undefined)[];
 }
 
 type TokenOrderRecord = TokenOrder & RaRecord;
 
-const joined = (...parts: (string | null | undefined)[]) => parts.filter(Boolean).join(' · ');
-
 /** How the log names a record of each resource the API lists by id. */
 const recordNamers: Record<string, RecordNamer> = {
-  customers: { apiResource: 'customers', name: (r) => customerDisplayName(r as Customer) },
+  customers: { apiResource: 'customers', name: (r) => [customerDisplayName(r as Customer)] },
   payments: {
     apiResource: 'payments',
-    name: (r) => (r as Payment).customerName ?? (r as Payment).description,
+    name: (r) => [(r as Payment).customerName ?? (r as Payment).description],
   },
   etransfers: {
     apiResource: 'etransfers',
-    name: (r) => (r as Etransfer).customerName ?? (r as Etransfer).email,
+    name: (r) => [(r as Etransfer).customerName ?? (r as Etransfer).email],
   },
   subscriptions: {
     apiResource: 'subscriptions',
-    name: (r) => joined((r as Subscription).customerName, (r as Subscription).planName),
+    name: (r) => [(r as Subscription).customerName, (r as Subscription).planName],
   },
-  plans: { apiResource: 'plans', name: (r) => (r as Plan).name },
-  document: { apiResource: 'documents', name: (r) => (r as DocumentRecord).title },
+  plans: { apiResource: 'plans', name: (r) => [(r as Plan).name] },
+  document: { apiResource: 'documents', name: (r) => [(r as DocumentRecord).title] },
   tokenorder: {
     apiResource: 'token-orders',
-    name: (r) => joined((r as TokenOrderRecord).customerName, (r as TokenOrderRecord).roundName),
+    name: (r) => [(r as TokenOrderRecord).customerName, (r as TokenOrderRecord).roundName],
   },
 };
 
@@ -87,7 +87,12 @@ const singletons = new Set(['wallet', 'billing-settings']);
  * on one screen share one request per resource. Null until loaded, and when the record is gone
  * or the reader may not see it.
  */
-function useRecordName({ resource, recordId, actorId, actorName }: RecordOf['entry']) {
+function useRecordName({
+  resource,
+  recordId,
+  actorId,
+  actorName,
+}: RecordOf['entry']): readonly (string | null | undefined)[] | null {
   const namer = recordNamers[resource];
   const company = useSessionUser()?.data.companyName;
   const { data } = useGetManyAggregate(
@@ -95,9 +100,12 @@ function useRecordName({ resource, recordId, actorId, actorName }: RecordOf['ent
     { ids: [recordId] },
     { enabled: namer !== undefined, retry: false },
   );
-  if (namer) return data?.[0] ? namer.name(data[0]) || null : null;
-  if (resource === 'company') return company ?? null;
-  if (resource === 'users' && recordId === actorId) return actorName;
+  if (namer) {
+    const parts = data?.[0] ? namer.name(data[0]).filter(Boolean) : [];
+    return parts.length > 0 ? parts : null;
+  }
+  if (resource === 'company') return company ? [company] : null;
+  if (resource === 'users' && recordId === actorId) return actorName ? [actorName] : null;
   return null;
 }
 
@@ -107,7 +115,13 @@ export function RecordName({ entry }: RecordOf) {
   const name = useRecordName(entry);
   const kind = translate(`app.audit.resources.${entry.resource}`, { _: entry.resource });
   if (singletons.has(entry.resource)) return <>{kind}</>;
-  return <bdi>{`${kind} · ${name ?? entry.recordId.slice(0, 8)}`}</bdi>;
+  // The record isolated from what follows it, and each of its parts from the others: a name in
+  // one script wrapping beside another keeps its separators in place.
+  return (
+    <bdi>
+      <DotJoined parts={[kind, ...(name ?? [entry.recordId.slice(0, 8)])]} />
+    </bdi>
+  );
 }
 
 /** The record's name, linked to its screen when it has one. */
