@@ -94,14 +94,12 @@ export function TransactionsDialog({
                       </Box>
                     }
                     secondary={
-                      <>
-                        <DotJoined
-                          parts={[
-                            <DateTime key="at" iso={transaction.createdAt} />,
-                            transaction.refundReason ?? describe(transaction),
-                          ]}
-                        />
-                      </>
+                      <DotJoined
+                        parts={[
+                          <DateTime key="at" iso={transaction.createdAt} />,
+                          transaction.refundReason ?? describe(transaction),
+                        ]}
+                      />
                     }
                     slotProps={{ secondary: { sx: { overflowWrap: 'anywhere' } } }}
                   />
