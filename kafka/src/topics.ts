@@ -13,24 +13,52 @@ export async function ensureTopics(settings: KafkaSettings): Promise<string[]> {
     const topics = integrationTopics(settings.topicPrefix);
     const existing = new Set(await admin.listTopics());
     const missing = topics.filter((topic) => !existing.has(topic));
-    if (missing.length > 0) {
-      await admin
-        .createTopics({
-          topics: missing,
-          partitions: settings.topicPartitions,
-          replicas: settings.replicationFactor,
-        })
-        .catch(async (error: unknown) => {
-          // Another process created some of them in the meantime (TOPIC_ALREADY_EXISTS): fine.
-          const existingNow = new Set(await admin.listTopics());
-          if (!missing.every((topic) => existingNow.has(topic))) throw error;
-        });
-    }
+    if (missing.length > 0) await createMissing(admin, settings, missing);
     await waitForLeaders(admin, topics);
     return missing;
   } finally {
     await admin.close();
   }
+}
+
+/**
+ * Creates `missing`, asking again for what is still missing after a failure until the wait runs
+ * out. Another process (a second API, a test file beside this one) may create some at the same
+ * moment: "already exists" is success, and a loaded broker's listing can lag behind its creation.
+ */
+async function createMissing(admin: Admin, settings: KafkaSettings, missing: string[]) {
+  const deadline = Date.now() + leaderWaitMs;
+  let pending = missing;
+  for (;;) {
+    try {
+      await admin.createTopics({
+        topics: pending,
+        partitions: settings.topicPartitions,
+        replicas: settings.replicationFactor,
+      });
+      return;
+    } catch (error) {
+      if (reasonsOf(error).every((reason) => reason === 'TOPIC_ALREADY_EXISTS')) return;
+      const existingNow = new Set(await admin.listTopics());
+      pending = pending.filter((topic) => !existingNow.has(topic));
+      if (pending.length === 0) return;
+      if (Date.now() > deadline)
+        throw new Error(`could not create ${pending.join(', ')}: ${reasonsOf(error).join(', ')}`, {
+          cause: error,
+        });
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
+/** The broker's reason per topic of a failed request (`TOPIC_ALREADY_EXISTS`…), else the message. */
+function reasonsOf(error: unknown): string[] {
+  const inner = error instanceof AggregateError ? error.errors : [error];
+  return inner.map((one: unknown) =>
+    typeof one === 'object' && one !== null && 'apiId' in one && typeof one.apiId === 'string'
+      ? one.apiId
+      : String(one),
+  );
 }
 
 /**
