@@ -1,8 +1,9 @@
 import { integrationTopics } from '@issuer/events';
-import { describe, expect, it } from 'vitest';
+import { ResponseError } from '@platformatic/kafka';
+import { describe, expect, it, vi } from 'vitest';
 import { createAdmin } from './client';
 import { kafkaBrokersForTests, testKafkaSettings } from './testing/broker';
-import { ensureTopics } from './topics';
+import { createMissing, ensureTopics } from './topics';
 
 const brokers = kafkaBrokersForTests();
 
@@ -24,4 +25,34 @@ describe.skipIf(brokers === undefined)('ensureTopics', () => {
     }
     expect(await ensureTopics(settings)).toEqual([]);
   }, 60_000);
+});
+
+describe('creating missing topics', () => {
+  const settings = testKafkaSettings(['127.0.0.1:1']);
+  const answeredWith = (code: number) =>
+    new ResponseError(19, 7, { '/topics/0': [code, 'from the broker'] }, undefined);
+
+  it('takes "already exists" as done, though the broker does not list the topic yet', async () => {
+    const admin = {
+      createTopics: vi.fn().mockRejectedValue(answeredWith(36)), // TOPIC_ALREADY_EXISTS
+      listTopics: vi.fn().mockResolvedValue([]),
+    };
+
+    await createMissing(admin as never, settings, ['t.companies.v1']);
+
+    expect(admin.createTopics).toHaveBeenCalledTimes(1);
+  });
+
+  it('asks again after another failure, for what is still missing', async () => {
+    const admin = {
+      createTopics: vi.fn().mockRejectedValueOnce(answeredWith(7)).mockResolvedValueOnce([]), // REQUEST_TIMED_OUT
+      listTopics: vi.fn().mockResolvedValue(['t.users.v1']),
+    };
+
+    await createMissing(admin as never, settings, ['t.companies.v1', 't.users.v1']);
+
+    expect(admin.createTopics).toHaveBeenLastCalledWith(
+      expect.objectContaining({ topics: ['t.companies.v1'] }),
+    );
+  });
 });

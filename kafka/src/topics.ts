@@ -1,4 +1,5 @@
 import { integrationTopics } from '@issuer/events';
+import { sleep } from '@issuer/projections';
 import type { Admin } from '@platformatic/kafka';
 import { createAdmin } from './client';
 import type { KafkaSettings } from './settings';
@@ -26,7 +27,11 @@ export async function ensureTopics(settings: KafkaSettings): Promise<string[]> {
  * out. Another process (a second API, a test file beside this one) may create some at the same
  * moment: "already exists" is success, and a loaded broker's listing can lag behind its creation.
  */
-async function createMissing(admin: Admin, settings: KafkaSettings, missing: string[]) {
+export async function createMissing(
+  admin: Pick<Admin, 'createTopics' | 'listTopics'>,
+  settings: KafkaSettings,
+  missing: string[],
+) {
   const deadline = Date.now() + leaderWaitMs;
   let pending = missing;
   for (;;) {
@@ -47,7 +52,7 @@ async function createMissing(admin: Admin, settings: KafkaSettings, missing: str
           cause: error,
         });
     }
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    await sleep(200);
   }
 }
 
@@ -78,6 +83,6 @@ async function waitForLeaders(admin: Admin, topics: string[]): Promise<void> {
       if (Date.now() > deadline) throw error;
     }
     if (Date.now() > deadline) throw new Error(`no partition leaders for ${topics.join(', ')}`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    await sleep(200);
   }
 }
