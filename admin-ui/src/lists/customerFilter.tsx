@@ -11,12 +11,17 @@ export interface NamedCustomer {
 export const customerDisplayName = (customer: NamedCustomer) =>
   [customer.name, customer.lastName].filter(Boolean).join(' ') || customer.email;
 
-/** A list's filter by customer (`customerId`), searching the customers as the user types. */
+/**
+ * A list's filter by customer (`customerId`), searching the customers as the user types. The
+ * label goes on the reference too: the "Add filter" menu reads it there (it said "Customer" in
+ * every language).
+ */
 export const customerFilter = (label: string) => (
   <ReferenceInput
     key="customerId"
     source="customerId"
     reference="customers"
+    label={label}
     queryOptions={pickerQueryOptions}
   >
     <AutocompleteInput
