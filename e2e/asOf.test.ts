@@ -1,7 +1,15 @@
 import type { Page } from 'playwright-core';
 import { expect, it } from 'vitest';
 import type { Company, Portal } from './support/portal';
-import { freshPage, open, seedStorage, tokenKey, visible } from './support/screens';
+import {
+  dateField,
+  freshPage,
+  open,
+  seedStorage,
+  tokenKey,
+  typeDate,
+  visible,
+} from './support/screens';
 import { describeInBrowser } from './support/suite';
 
 const eventually = { timeout: 15_000 };
@@ -81,7 +89,7 @@ describeInBrowser('the as-of view', (suite) => {
 
     // Choosing a moment with the picker puts it in the address, for the next reader.
     const local = new Date(moment.getTime() - moment.getTimezoneOffset() * 60_000);
-    await page.getByLabel('As of').fill(local.toISOString().slice(0, 19));
+    await typeDate(dateField(page, 'As of'), local.toISOString().slice(0, 19));
     await page.getByRole('button', { name: 'Show', exact: true }).click();
     await expect
       .poll(() => new URL(page.url()).searchParams.get('asOf'), eventually)
@@ -99,7 +107,7 @@ describeInBrowser('the as-of view', (suite) => {
     await page.emulateMedia({ media: 'print' });
     expect(await page.getByTestId('sidebar').first().isVisible()).toBe(false);
     expect(await page.getByRole('banner').first().isVisible()).toBe(false);
-    expect(await page.getByLabel('As of').isVisible()).toBe(false);
+    expect(await dateField(page, 'As of').isVisible()).toBe(false);
     expect(await command(page, 'Edit').isVisible()).toBe(false);
     expect(await page.getByRole('button', { name: 'Print' }).isVisible()).toBe(false);
     await visible(statusCard(page));

@@ -2,11 +2,13 @@ import type { Page } from 'playwright-core';
 import { expect, it } from 'vitest';
 import type { Portal } from './support/portal';
 import {
+  dateField,
   freshPage,
   open,
   seedStorage,
   sidewaysOverflow,
   tokenKey,
+  typeDate,
   visible,
 } from './support/screens';
 import { describeInBrowser } from './support/suite';
@@ -57,7 +59,7 @@ async function issuerWithCapTable(portal: Portal) {
 
 const rows = (page: Page) =>
   page
-    .getByRole('table', { name: /Cap table|جدول الملكية/ })
+    .getByRole('table', { name: /Cap table|Hisse tablosu|جدول الملكية/ })
     .locator('tbody tr')
     .allInnerTexts();
 
@@ -96,11 +98,11 @@ describeInBrowser('cap table', (suite) => {
         false,
       );
 
-      await page.getByLabel(asOfLabel).fill('2026-01-15');
+      await typeDate(dateField(page, asOfLabel), '2026-01-15');
       await page.waitForURL((url) => url.search.includes('asOf=2026-01-15'));
       await expect.poll(() => rows(page)).toHaveLength(1);
       expect((await rows(page))[0]).toContain('Ada');
-      await page.getByLabel(asOfLabel).fill('2026-01-01');
+      await typeDate(dateField(page, asOfLabel), '2026-01-01');
       await visible(page.getByText(empty));
       expect(await sidewaysOverflow(page)).toEqual([]);
 
@@ -176,4 +178,39 @@ describeInBrowser('cap table header', (suite) => {
     expect(await oneLine(page.getByRole('button', { name: 'Yeni hisse sınıfı' }))).toBe(true);
     await context.close();
   });
+
+  it.each([
+    ['Turkish', 'tr', 'Tarih itibarıyla', '15.01.2026'],
+    ['English', 'en', 'As of', '01/15/2026'],
+    ['Arabic', 'ar', 'بتاريخ', '15/01/2026'],
+  ] as const)(
+    'takes the as-of day in the order %s writes dates, whatever the browser’s language, and asks only for whole days',
+    async (_language, locale, asOfLabel, written) => {
+      const company = await issuerWithCapTable(suite.portal);
+      const { context, page } = await freshPage(suite.browser, desktop);
+      expect(await page.evaluate(() => navigator.language)).toBe('en-US');
+      const asked: string[] = [];
+      page.on('request', (request) => {
+        const asOf = new URL(request.url()).searchParams.get('asOf');
+        if (request.url().includes('/api/cap-table') && asOf) asked.push(asOf);
+      });
+      await seedStorage(page, suite.portal, { [tokenKey]: company.token, locale });
+      await open(page, suite.portal, '/captable');
+      const field = dateField(page, asOfLabel);
+      await typeDate(field, '2026-01-15');
+      await page.waitForURL((url) => url.search.includes('asOf=2026-01-15'));
+      // What the reader sees in the field: its sections and separators (MUI's class for them).
+      const shown = await field
+        .locator('.MuiPickersSectionList-root')
+        .evaluate((sections) =>
+          (sections.textContent ?? '').replace(/[\u200e\u200f\u2066-\u2069]/g, ''),
+        );
+      expect(shown).toBe(written);
+      await expect.poll(() => rows(page)).toHaveLength(1);
+      // Typing the year passes through 0002, 0020 and 0202: none of them is asked for.
+      expect(asked.length).toBeGreaterThan(0);
+      expect(asked.every((asOf) => asOf.startsWith('2026-01-15'))).toBe(true);
+      await context.close();
+    },
+  );
 });

@@ -4,6 +4,7 @@ import type { Browser, Page } from 'playwright-core';
 import { expect, it } from 'vitest';
 import type { Company, Portal } from './support/portal';
 import {
+  dateField,
   freshPage,
   insideWindow,
   open,
@@ -11,6 +12,7 @@ import {
   seedStorage,
   sidewaysOverflow,
   tokenKey,
+  typeDate,
   visible,
   waitForPath,
 } from './support/screens';
@@ -202,7 +204,7 @@ async function closeDialog(page: Page) {
 }
 const row = (page: Page, text: string) => page.getByRole('row').filter({ hasText: text });
 
-/** The moment as a datetime-local input takes it, in the browser's own time zone. */
+/** The moment as the as-of field takes it (`2026-01-15T14:05:09`), in the browser's own time zone. */
 const browserLocalNow = (page: Page) =>
   page.evaluate(() => {
     const now = new Date();
@@ -491,9 +493,9 @@ describeInBrowser('customers', (suite) => {
       await visible(history.getByText(texts.statusChange(texts.registered, texts.notRegistered)));
       await visible(history.getByText(company.companyName).first());
 
-      await page.getByLabel(texts.asOf).fill(registeredMoment);
+      await typeDate(dateField(page, texts.asOf), registeredMoment);
       await page.getByRole('button', { name: texts.show, exact: true }).click();
-      const details = page.getByRole('region').filter({ has: page.getByLabel(texts.asOf) });
+      const details = page.getByRole('region').filter({ has: dateField(page, texts.asOf) });
       await visible(details.getByRole('status'));
       await visible(details.getByText(texts.registered, { exact: true }));
       await context.close();

@@ -4,6 +4,7 @@ import type { Locator, Page } from 'playwright-core';
 import { expect, it } from 'vitest';
 import type { Company, Portal } from './support/portal';
 import {
+  dateField,
   freshPage,
   open,
   pickOption,
@@ -11,6 +12,7 @@ import {
   seedStorage,
   sidewaysOverflow,
   tokenKey,
+  typeDate,
   visible,
   waitForPath,
 } from './support/screens';
@@ -544,6 +546,43 @@ describeInBrowser('payments', (suite) => {
     expect(payments.map(({ amountCents, status }) => ({ amountCents, status }))).toEqual([
       { amountCents: 123_450, status: 'declined' },
     ]);
+    await context.close();
+  });
+});
+
+describeInBrowser('transactions date filter', (suite) => {
+  it('takes the days typed in Turkish order and asks from the first day’s start to the last day’s end (Turkish, 1280 px)', async () => {
+    const company = await suite.portal.registerCompany();
+    await suite.portal.verify(company);
+    const { context, page } = await freshPage(suite.browser, desktop);
+    await seedStorage(page, suite.portal, { [tokenKey]: company.token, locale: 'tr' });
+    await open(page, suite.portal, '/transactions');
+    const addFilter = async (name: string) => {
+      await page.getByRole('button', { name: 'Filtre ekle' }).click();
+      await page.getByRole('menuitemcheckbox', { name }).click();
+    };
+    // The browser's own midnights: the 15th's start, and the 21st's start for "to the 20th, inclusive".
+    const [from, to] = await page.evaluate(() => [
+      new Date(2026, 0, 15).toISOString(),
+      new Date(2026, 0, 21).toISOString(),
+    ]);
+    const filter = () => JSON.parse(new URL(page.url()).searchParams.get('filter') ?? '{}');
+    await addFilter('Başlangıç');
+    await typeDate(dateField(page, 'Başlangıç'), '2026-01-15');
+    await expect.poll(filter).toMatchObject({ createdFrom: from });
+    await addFilter('Bitiş (dahil)');
+    await typeDate(dateField(page, 'Bitiş (dahil)'), '2026-01-20');
+    await expect.poll(filter).toMatchObject({ createdFrom: from, createdTo: to });
+    const shown = (label: string) =>
+      dateField(page, label)
+        .locator('.MuiPickersSectionList-root')
+        .evaluate((sections) => sections.textContent);
+    expect(await shown('Başlangıç')).toBe('15.01.2026');
+    expect(await shown('Bitiş (dahil)')).toBe('20.01.2026');
+    expect(await sidewaysOverflow(page)).toEqual([]);
+    // Every filter of the menu is named in Turkish (the customer's read "Customer").
+    await page.getByRole('button', { name: 'Filtre ekle' }).click();
+    await visible(page.getByRole('menuitemcheckbox', { name: 'Müşteri' }));
     await context.close();
   });
 });

@@ -233,3 +233,43 @@ export async function openDialog(page: Page, button: Locator, title: string): Pr
     }
   }
 }
+
+/** A portal date field (`DatePickerField`): a group of sections named by its label. */
+export const dateField = (scope: Page | Locator, label: string) =>
+  scope.getByRole('group', { name: label, exact: true });
+
+/**
+ * Types a day (`2026-01-15`) or a moment (`2026-01-15T14:05:09`) into a portal date field as a
+ * reader does, section by section, whatever order the field's language shows them in (day first in
+ * Turkish, month first in English, the time first in the markup of an Arabic one, a 12-hour clock
+ * and AM/PM in English). A section is told by its largest value: 9999 the year, 28 to 31 the day,
+ * 23 the hour, 59 the minutes then the seconds, 1 the meridiem, and 12 the month (the first one)
+ * or a 12-hour clock's hour (the second).
+ */
+export async function typeDate(field: Locator, value: string): Promise<void> {
+  const [day = '', time = ''] = value.split('T');
+  const [year = '', month = '', date = ''] = day.split('-');
+  const [hours = '00', minutes = '00', seconds = '00'] = time.split(':');
+  const hour = Number(hours);
+  const sections = field.getByRole('spinbutton');
+  await sections.first().waitFor({ state: 'visible' });
+  const count = await sections.count();
+  let twelves = 0;
+  let fiftyNines = 0;
+  for (let index = 0; index < count; index++) {
+    const section = sections.nth(index);
+    const max = Number(await section.getAttribute('aria-valuemax'));
+    let text: string;
+    if (max === 9999) text = year;
+    else if (max >= 28 && max <= 31) text = date;
+    else if (max === 23) text = hours;
+    else if (max === 59) text = [minutes, seconds][fiftyNines++] ?? '';
+    else if (max === 1) text = hour < 12 ? 'A' : 'P';
+    else if (max === 12 && twelves++ === 0) text = month;
+    else if (max === 12) text = String(hour % 12 || 12).padStart(2, '0');
+    else throw new Error(`a date section with values up to ${max}: which part is it?`);
+    await section.click();
+    // At a person's pace: the field reports each digit (a year typed passes through 0002).
+    await section.page().keyboard.type(text, { delay: 40 });
+  }
+}

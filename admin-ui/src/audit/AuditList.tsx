@@ -5,7 +5,6 @@ import type { Theme } from '@mui/material/styles';
 import { useState } from 'react';
 import {
   Datagrid,
-  DateTimeInput,
   FilterButton,
   FunctionField,
   List,
@@ -17,6 +16,7 @@ import {
   useNotify,
   useTranslate,
 } from 'react-admin';
+import { DateInput } from '../dates/DateInput';
 import { ListEmpty } from '../layout/EmptyState';
 import { Detail } from '../lists/Detail';
 import { ListTotals } from '../lists/ListTotals';
@@ -47,8 +47,8 @@ const filters = [
     choices={resources.map((id) => ({ id, name: id }))}
   />,
   <TextInput key="recordId" source="recordId" label={field('record_id')} />,
-  <DateTimeInput key="from" source="from" label={field('from')} />,
-  <DateTimeInput key="to" source="to" label={field('to')} />,
+  <DateInput key="from" source="from" label={field('from')} precision="minute" />,
+  <DateInput key="to" source="to" label={field('to')} precision="minute" />,
 ];
 
 function ExportButton() {

@@ -12,7 +12,6 @@ import {
   TableCell,
   TableHead,
   TableRow,
-  TextField,
   Typography,
 } from '@mui/material';
 import { useQuery } from '@tanstack/react-query';
@@ -20,6 +19,7 @@ import { useState } from 'react';
 import { Title, useLocale, useTranslate } from 'react-admin';
 import { useSearchParams } from 'react-router-dom';
 import { useCanChangeCustomers } from '../customers/access';
+import { DatePickerField } from '../dates/DatePickerField';
 import { Percent } from '../layout/Percent';
 import { apiUrl, callApi } from '../session/http';
 import { readStored, storageKeys } from '../session/storage';
@@ -104,14 +104,12 @@ export default function CapTablePage() {
         >
           {t('title')}
         </Typography>
-        <TextField
-          type="date"
+        <DatePickerField
           size="small"
           sx={{ width: { sm: 190 } }}
           label={t('as_of')}
           value={day}
-          onChange={(event) => setParams(event.target.value ? { asOf: event.target.value } : {})}
-          slotProps={{ inputLabel: { shrink: true } }}
+          onChange={(picked) => setParams(picked ? { asOf: picked } : {})}
         />
         <Button variant="outlined" startIcon={<Download />} onClick={() => downloadCsv(day)}>
           {t('export')}

@@ -7,7 +7,7 @@ import ReceiptLong from '@mui/icons-material/ReceiptLong';
 import Star from '@mui/icons-material/Star';
 import StarBorder from '@mui/icons-material/StarBorder';
 import SwapHoriz from '@mui/icons-material/SwapHoriz';
-import { Alert, Box, Button, Card, CardContent, Stack, TextField, Typography } from '@mui/material';
+import { Alert, Box, Button, Card, CardContent, Stack, Typography } from '@mui/material';
 import { useQuery } from '@tanstack/react-query';
 import { type ReactNode, useState } from 'react';
 import {
@@ -20,6 +20,7 @@ import {
   useTranslate,
 } from 'react-admin';
 import { Link, useParams, useSearchParams } from 'react-router-dom';
+import { DatePickerField, dateValueOf } from '../dates/DatePickerField';
 import { CustomerEtransfersDialog } from '../etransfers/CustomerEtransfersDialog';
 import { customerDisplayName } from '../lists/customerFilter';
 import { DetailList } from '../profile/DetailList';
@@ -98,10 +99,6 @@ function CustomerDetails({ customer }: { customer: Customer | CustomerAsOf }) {
   );
 }
 
-/** `YYYY-MM-DDTHH:mm:ss` in local time, as a datetime-local input shows it. */
-const localInputValue = (date: Date) =>
-  new Date(date.getTime() - date.getTimezoneOffset() * 60_000).toISOString().slice(0, 19);
-
 /** The as-of picker: a moment in the past, answered by the server replaying the stream. */
 function AsOfPicker({
   moment,
@@ -111,21 +108,20 @@ function AsOfPicker({
   onShow: (moment: Date | undefined) => void;
 }) {
   const translate = useTranslate();
-  const [value, setValue] = useState(() => localInputValue(moment ?? new Date()));
+  const [value, setValue] = useState(() => dateValueOf(moment ?? new Date(), 'second'));
   return (
     <Stack
       direction="row"
       data-print="hide"
       sx={{ gap: 1, alignItems: 'center', flexWrap: 'wrap' }}
     >
-      <TextField
-        type="datetime-local"
+      <DatePickerField
+        precision="second"
         size="small"
         label={translate('app.customers.page.as_of')}
         helperText={translate('app.customers.page.as_of_help')}
         value={value}
-        onChange={(event) => setValue(event.target.value)}
-        slotProps={{ inputLabel: { shrink: true }, htmlInput: { step: 1 } }}
+        onChange={setValue}
       />
       <Button
         variant="outlined"

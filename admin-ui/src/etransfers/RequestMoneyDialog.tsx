@@ -1,6 +1,7 @@
 import { DialogContent } from '@mui/material';
 import { useState } from 'react';
 import { Form, TextInput, useNotify, useTranslate } from 'react-admin';
+import { DateInput } from '../dates/DateInput';
 import { useIdempotencyKey } from '../session/idempotencyKey';
 import { type Etransfer, requestMoney } from './etransferApi';
 import { dayAfter, defaultExpiryDays, expiryInstant } from './etransferLogic';
@@ -105,14 +106,12 @@ export function RequestMoneyDialog({
             helperText={false}
             slotProps={{ htmlInput: { dir: 'ltr', autoComplete: 'off' } }}
           />
-          <TextInput
+          <DateInput
             source="expiresOn"
-            type="date"
             label={field('expires')}
             parse={asTyped}
             validate={validExpiry}
             helperText="app.etransfers.request.expires_help"
-            slotProps={{ inputLabel: { shrink: true } }}
           />
         </DialogContent>
         <Actions onClose={onClose}>

@@ -1,16 +1,9 @@
 import { roundHandlePattern } from '@issuer/events/rules';
 import { Alert, Button, DialogContent } from '@mui/material';
 import { useQuery } from '@tanstack/react-query';
-import {
-  DateInput,
-  Form,
-  SelectInput,
-  TextInput,
-  useLocaleState,
-  useNotify,
-  useTranslate,
-} from 'react-admin';
+import { Form, SelectInput, TextInput, useLocaleState, useNotify, useTranslate } from 'react-admin';
 import { useFormState } from 'react-hook-form';
+import { DateInput } from '../dates/DateInput';
 import {
   Actions,
   asTyped,

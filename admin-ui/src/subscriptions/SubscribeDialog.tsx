@@ -1,13 +1,7 @@
 import { Button, DialogContent } from '@mui/material';
-import {
-  AutocompleteInput,
-  Form,
-  ReferenceInput,
-  TextInput,
-  useNotify,
-  useTranslate,
-} from 'react-admin';
+import { AutocompleteInput, Form, ReferenceInput, useNotify, useTranslate } from 'react-admin';
 import { useFormState } from 'react-hook-form';
+import { DateInput } from '../dates/DateInput';
 import {
   Actions,
   asTyped,
@@ -113,14 +107,12 @@ export function SubscribeDialog({
               helperText={false}
             />
           </ReferenceInput>
-          <TextInput
+          <DateInput
             source="startOn"
-            type="date"
             label="app.subscriptions.fields.start_on"
             parse={asTyped}
             validate={validStart}
             helperText={label('start_help')}
-            slotProps={{ inputLabel: { shrink: true } }}
           />
           <CollectionMethodInput />
         </DialogContent>

@@ -1,6 +1,7 @@
-import { Alert, Box, Button, Card, CardContent, TextField, Typography } from '@mui/material';
+import { Alert, Box, Button, Card, CardContent, Typography } from '@mui/material';
 import { useState } from 'react';
 import { useTranslate } from 'react-admin';
+import { DatePickerField } from '../dates/DatePickerField';
 import { Money } from '../payments/Money';
 import { callApi } from '../session/http';
 import { useSessionUser } from '../session/sessionStore';
@@ -28,7 +29,7 @@ export function BalanceAsOf() {
   const show = async () => {
     setProblem(null);
     try {
-      // A datetime-local value is the reader's own time zone, as `new Date` reads it.
+      // The picked moment is in the reader's own time zone, as `new Date` reads it.
       setAnswer(await fetchBalance(new Date(moment)));
     } catch (error) {
       setAnswer(null);
@@ -51,14 +52,13 @@ export function BalanceAsOf() {
           '&:last-child': { pb: 2 },
         }}
       >
-        <TextField
-          type="datetime-local"
+        <DatePickerField
+          precision="minute"
           size="small"
           label={translate('app.transactions.as_of.label')}
           value={moment}
-          onChange={(event) => setMoment(event.target.value)}
-          slotProps={{ inputLabel: { shrink: true } }}
-          sx={{ width: 240, maxWidth: '100%' }}
+          onChange={setMoment}
+          sx={{ width: 260, maxWidth: '100%' }}
         />
         <Button type="submit" variant="outlined" disabled={!moment}>
           {translate('app.transactions.as_of.show')}

@@ -1,6 +1,7 @@
 import { TextField } from '@mui/material';
 import { useEffect, useState } from 'react';
-import { DateInput, useInput, useLocaleState, useTranslate } from 'react-admin';
+import { useInput, useLocaleState, useTranslate } from 'react-admin';
+import { DateInput } from '../dates/DateInput';
 import { centsToTyped, parseCents } from '../payments/money';
 
 const pad = (value: number) => String(value).padStart(2, '0');
@@ -30,7 +31,7 @@ export function FromDateInput({ source, label }: { source: string; label: string
       source={source}
       label={label}
       parse={(day: string) => dayStart(day)}
-      format={(iso: string) => dayOf(iso)}
+      format={(iso: string | undefined) => dayOf(iso)}
       helperText={false}
     />
   );
@@ -43,7 +44,7 @@ export function ToDateInput({ source, label }: { source: string; label: string }
       source={source}
       label={label}
       parse={(day: string) => dayStart(day, 1)}
-      format={(iso: string) => dayOf(iso, 1)}
+      format={(iso: string | undefined) => dayOf(iso, 1)}
       helperText={false}
     />
   );
