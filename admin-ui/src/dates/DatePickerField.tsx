@@ -85,6 +85,8 @@ export function DatePickerField({ precision = 'day', ...props }: DatePickerField
     },
     slotProps: {
       textField: {
+        // The look of react-admin's inputs beside it (its theme gives TextField, not this, 'filled').
+        variant: 'filled' as const,
         name: props.name,
         id: props.id,
         size: props.size,
