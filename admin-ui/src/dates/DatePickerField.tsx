@@ -47,11 +47,8 @@ export interface DatePickerFieldProps {
   onBlur?: () => void;
   helperText?: ReactNode;
   error?: boolean;
-  required?: boolean;
   name?: string;
-  id?: string;
   size?: 'small' | 'medium';
-  fullWidth?: boolean;
   sx?: SxProps<Theme>;
 }
 
@@ -88,10 +85,7 @@ export function DatePickerField({ precision = 'day', ...props }: DatePickerField
         // The look of react-admin's inputs beside it (its theme gives TextField, not this, 'filled').
         variant: 'filled' as const,
         name: props.name,
-        id: props.id,
         size: props.size,
-        fullWidth: props.fullWidth,
-        required: props.required,
         error: props.error,
         helperText: props.helperText,
         onBlur: props.onBlur,

@@ -2,11 +2,8 @@ import { TextField } from '@mui/material';
 import { useEffect, useState } from 'react';
 import { useInput, useLocaleState, useTranslate } from 'react-admin';
 import { DateInput } from '../dates/DateInput';
+import { dateValueOf } from '../dates/DatePickerField';
 import { centsToTyped, parseCents } from '../payments/money';
-
-const pad = (value: number) => String(value).padStart(2, '0');
-const localDay = (date: Date) =>
-  `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}`;
 
 /** A picked day (`2026-11-24`) as the instant it starts in the reader's time zone. */
 function dayStart(day: string, plusDays = 0): string | undefined {
@@ -21,7 +18,7 @@ function dayOf(iso: string | undefined, minusDays = 0): string {
   const date = new Date(iso);
   if (Number.isNaN(date.getTime())) return '';
   date.setDate(date.getDate() - minusDays);
-  return localDay(date);
+  return dateValueOf(date);
 }
 
 /** Transactions from the start of the picked day (`createdFrom` is inclusive). */
