@@ -197,8 +197,11 @@ describeInBrowser('cap table header', (suite) => {
       await seedStorage(page, suite.portal, { [tokenKey]: company.token, locale });
       await open(page, suite.portal, '/captable');
       const field = dateField(page, asOfLabel);
+      const historyBefore = await page.evaluate(() => history.length);
       await typeDate(field, '2026-01-15');
       await page.waitForURL((url) => url.search.includes('asOf=2026-01-15'));
+      // The day replaces the address: Back leaves the cap table instead of stepping through days.
+      expect(await page.evaluate(() => history.length)).toBe(historyBefore);
       // What the reader sees in the field: its sections and separators (MUI's class for them).
       const shown = await field
         .locator('.MuiPickersSectionList-root')

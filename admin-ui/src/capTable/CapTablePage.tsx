@@ -109,7 +109,7 @@ export default function CapTablePage() {
           sx={{ width: { sm: 190 } }}
           label={t('as_of')}
           value={day}
-          onChange={(picked) => setParams(picked ? { asOf: picked } : {})}
+          onChange={(picked) => setParams(picked ? { asOf: picked } : {}, { replace: true })}
         />
         <Button variant="outlined" startIcon={<Download />} onClick={() => downloadCsv(day)}>
           {t('export')}
