@@ -58,8 +58,38 @@ const rawPlaceholders = (page: Page) =>
       .slice(0, 3),
   );
 
+/**
+ * Whether the reader can see which screen this is: the app bar's title, or the screen's own
+ * heading where the bar has no room for it (a phone).
+ */
+const namesItself = (page: Page) =>
+  page.evaluate(() => {
+    const shown = (element: Element) => {
+      const box = element.getBoundingClientRect();
+      return (
+        box.width > 0 &&
+        box.height > 0 &&
+        getComputedStyle(element).visibility !== 'hidden' &&
+        (element.textContent ?? '').trim() !== ''
+      );
+    };
+    const appBarTitle = document.getElementById('react-admin-title');
+    return (
+      (appBarTitle !== null && shown(appBarTitle)) ||
+      [...document.querySelectorAll('main h1')].some(shown)
+    );
+  });
+
 /** Checks the screen at `path` and adds what is wrong to `findings`. */
-async function check(page: Page, where: string, withAxe: boolean, findings: Finding[]) {
+async function check(
+  page: Page,
+  where: string,
+  withAxe: boolean,
+  signedIn: boolean,
+  findings: Finding[],
+) {
+  if (signedIn && !(await namesItself(page)))
+    findings.push({ where, what: 'untitled: neither the app bar nor a heading names the screen' });
   let wide = await sidewaysOverflow(page);
   // As for axe below: a layout caught half way (the app bar re-laid for a phone) is not an
   // overflow; what is still too wide a moment later is.
@@ -135,7 +165,13 @@ async function walk(
           await page.waitForTimeout(50);
           // Accessibility does not depend on the layout setting: checked once per language and width.
           const withAxe = layout === 'default';
-          await check(page, `${screen} ${language} ${layout} ${size.width}`, withAxe, findings);
+          await check(
+            page,
+            `${screen} ${language} ${layout} ${size.width}`,
+            withAxe,
+            token !== undefined,
+            findings,
+          );
         }
         await page.setViewportSize(widths[0]);
       }

@@ -18,6 +18,7 @@ import {
 } from 'react-admin';
 import { DateInput } from '../dates/DateInput';
 import { ListEmpty } from '../layout/EmptyState';
+import { PhoneTitle } from '../layout/PhoneTitle';
 import { Detail } from '../lists/Detail';
 import { ListTotals } from '../lists/ListTotals';
 import { DateTime, Money } from '../payments/Money';
@@ -218,6 +219,7 @@ export default function AuditList() {
   const [opened, setOpened] = useState<AuditEntry | null>(null);
   return (
     <Box sx={{ minWidth: 0 }}>
+      <PhoneTitle title={translate('app.audit.title')} />
       <List
         resource="audit"
         title={translate('app.audit.title')}

@@ -12,6 +12,7 @@ import {
   useTranslate,
 } from 'react-admin';
 import type { CompanyRecord } from '../dataAccess/dataProvider';
+import { PhoneTitle } from '../layout/PhoneTitle';
 import { CompanyActions } from './CompanyActions';
 
 /**
@@ -24,17 +25,20 @@ export default function CompanyList() {
     <SearchInput key="q" source="q" alwaysOn placeholder={translate('app.companies.search')} />,
   ];
   return (
-    <List
-      title={translate('app.companies.title')}
-      filters={filters}
-      sort={{ field: 'name', order: 'ASC' }}
-      exporter={false}
-      actions={false}
-      // A wide table scrolls inside its card, never the page.
-      sx={{ '& .RaList-main': { minWidth: 0 }, '& .RaList-actions': { flexWrap: 'wrap' } }}
-    >
-      <CompanyRows />
-    </List>
+    <>
+      <PhoneTitle title={translate('app.companies.title')} />
+      <List
+        title={translate('app.companies.title')}
+        filters={filters}
+        sort={{ field: 'name', order: 'ASC' }}
+        exporter={false}
+        actions={false}
+        // A wide table scrolls inside its card, never the page.
+        sx={{ '& .RaList-main': { minWidth: 0 }, '& .RaList-actions': { flexWrap: 'wrap' } }}
+      >
+        <CompanyRows />
+      </List>
+    </>
   );
 }
 

@@ -53,6 +53,7 @@ import {
 } from 'react-admin';
 import { Navigate, useParams } from 'react-router-dom';
 import { EmailAddress } from '../layout/EmailAddress';
+import { PhoneTitle } from '../layout/PhoneTitle';
 import { wrappingCell } from '../lists/cells';
 import { customerDisplayName } from '../lists/customerFilter';
 import { useCanChangeCustomers } from './access';
@@ -545,26 +546,32 @@ export default function CustomerList() {
   const fixed = viewFilter(view);
   if (!fixed) return <Navigate to="/errors/error-404" replace />;
   return (
-    <List
-      key={view}
-      resource="customers"
-      storeKey={`customers.${view}`}
-      filter={fixed}
-      title={translate('app.customers.title')}
-      filters={[
-        <SearchInput key="q" source="q" alwaysOn placeholder={translate('ra.action.search')} />,
-      ]}
-      sort={{ field: 'name', order: 'ASC' }}
-      perPage={25}
-      aside={<FilterSidebar />}
-      actions={<ListActions />}
-      exporter={false}
-      empty={false}
-      // A wide table scrolls inside its card, never the page.
-      sx={{ '& .RaList-main': { minWidth: 0 }, '& .RaList-actions': { flexWrap: { md: 'wrap' } } }}
-    >
-      <CustomerRows view={view} />
-    </List>
+    <>
+      <PhoneTitle title={translate('app.customers.title')} />
+      <List
+        key={view}
+        resource="customers"
+        storeKey={`customers.${view}`}
+        filter={fixed}
+        title={translate('app.customers.title')}
+        filters={[
+          <SearchInput key="q" source="q" alwaysOn placeholder={translate('ra.action.search')} />,
+        ]}
+        sort={{ field: 'name', order: 'ASC' }}
+        perPage={25}
+        aside={<FilterSidebar />}
+        actions={<ListActions />}
+        exporter={false}
+        empty={false}
+        // A wide table scrolls inside its card, never the page.
+        sx={{
+          '& .RaList-main': { minWidth: 0 },
+          '& .RaList-actions': { flexWrap: { md: 'wrap' } },
+        }}
+      >
+        <CustomerRows view={view} />
+      </List>
+    </>
   );
 }
 

@@ -15,6 +15,7 @@ import {
 } from 'react-admin';
 import { Navigate, useParams } from 'react-router-dom';
 import { ListEmpty } from '../layout/EmptyState';
+import { PhoneTitle } from '../layout/PhoneTitle';
 import { wrappingCell } from '../lists/cells';
 import { customerFilter } from '../lists/customerFilter';
 import { ListTotals } from '../lists/ListTotals';
@@ -218,6 +219,7 @@ export default function EtransferList() {
   if (!isEtransferView(view)) return <Navigate to="/errors/error-404" replace />;
   return (
     <Box sx={{ minWidth: 0 }}>
+      <PhoneTitle title={translate('app.etransfers.title')} />
       <ViewTabs resource="etransfers" views={etransferViews} view={view} />
       <List
         key={view}

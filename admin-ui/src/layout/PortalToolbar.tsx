@@ -14,7 +14,7 @@ export function PortalToolbar() {
   const [, setMobileOpen] = useSidebarState();
   return (
     <AppBar position="sticky" color="default" elevation={1} sx={{ bgcolor: 'background.paper' }}>
-      {/* On a 390 px phone six buttons and the title share the bar: no gaps, a narrow title margin. */}
+      {/* On a 390 px phone six buttons share the bar: no gaps; lists then show their title below. */}
       <Toolbar sx={{ minHeight: 64, gap: small ? 0 : 1 }}>
         {small && (
           <IconButton
@@ -35,6 +35,8 @@ export function PortalToolbar() {
             whiteSpace: 'nowrap',
             overflow: 'hidden',
             textOverflow: 'ellipsis',
+            // Below 600 px it only holds the buttons to the end: the screen shows its own heading.
+            visibility: { xs: 'hidden', sm: 'visible' },
           }}
         />
         <LoadingIndicator aria-label={translate('ra.page.loading')} />

@@ -13,6 +13,7 @@ import {
 import { Link, Navigate, useParams } from 'react-router-dom';
 import { DotJoined } from '../layout/DotJoined';
 import { EmptyState } from '../layout/EmptyState';
+import { PhoneTitle } from '../layout/PhoneTitle';
 import { useCanTakePayments } from '../payments/access';
 import { CancelPaymentButton } from '../payments/CancelPaymentButton';
 import { DateTime, Money } from '../payments/Money';
@@ -190,6 +191,7 @@ export default function PendingPaymentList() {
     return <Navigate to="/errors/error-404" replace />;
   return (
     <Box sx={{ minWidth: 0 }}>
+      <PhoneTitle title={translate('app.pendingpayments.title')} />
       <TerminalTabs view={view} />
       <List
         key={view}

@@ -17,6 +17,7 @@ import {
 } from 'react-admin';
 import { Navigate, useParams } from 'react-router-dom';
 import { ListEmpty } from '../layout/EmptyState';
+import { PhoneTitle } from '../layout/PhoneTitle';
 import { customerFilter } from '../lists/customerFilter';
 import { ListTotals } from '../lists/ListTotals';
 import { ViewTabs } from '../lists/ViewTabs';
@@ -233,6 +234,7 @@ export default function SubscriptionList() {
   if (view === 'invoices') {
     return (
       <Box sx={{ minWidth: 0 }}>
+        <PhoneTitle title={translate('app.subscriptions.invoice.list_title')} />
         <ViewTabs resource="subscriptions" views={screenViews} view={view} />
         <InvoicesView />
       </Box>
@@ -241,6 +243,7 @@ export default function SubscriptionList() {
   if (!isSubscriptionView(view)) return <Navigate to="/errors/error-404" replace />;
   return (
     <Box sx={{ minWidth: 0 }}>
+      <PhoneTitle title={translate('app.subscriptions.title')} />
       <ViewTabs resource="subscriptions" views={screenViews} view={view} />
       <List
         key={view}

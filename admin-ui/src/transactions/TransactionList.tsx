@@ -20,6 +20,7 @@ import {
 import { Navigate, useParams } from 'react-router-dom';
 import { DotJoined } from '../layout/DotJoined';
 import { ListEmpty } from '../layout/EmptyState';
+import { PhoneTitle } from '../layout/PhoneTitle';
 import { customerFilter } from '../lists/customerFilter';
 import { ViewTabs } from '../lists/ViewTabs';
 import { DateTime, Money } from '../payments/Money';
@@ -276,6 +277,7 @@ export default function TransactionList() {
   if (!isTransactionView(view)) return <Navigate to="/errors/error-404" replace />;
   return (
     <Box sx={{ minWidth: 0 }}>
+      <PhoneTitle title={translate('app.transactions.title')} />
       <ViewTabs resource="transactions" views={Object.keys(transactionViews)} view={view} />
       <List
         key={view}
