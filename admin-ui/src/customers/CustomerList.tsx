@@ -53,6 +53,7 @@ import {
 } from 'react-admin';
 import { Navigate, useParams } from 'react-router-dom';
 import { EmailAddress } from '../layout/EmailAddress';
+import { ListError } from '../layout/EmptyState';
 import { PhoneTitle } from '../layout/PhoneTitle';
 import { wrappingCell } from '../lists/cells';
 import { customerDisplayName } from '../lists/customerFilter';
@@ -549,6 +550,7 @@ export default function CustomerList() {
     <>
       <PhoneTitle title={translate('app.customers.title')} />
       <List
+        error={<ListError />}
         key={view}
         resource="customers"
         storeKey={`customers.${view}`}

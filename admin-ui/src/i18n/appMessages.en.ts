@@ -163,6 +163,9 @@ export const appEnglish = {
     not_issuer:
       'Funding rounds open once the platform operator grants your company issuer status; your profile shows where things stand.',
     open_profile: 'Open your profile',
+    list_failed: 'This list could not be loaded',
+    unreachable: "The portal's server cannot be reached. Check your connection and try again.",
+    retry: 'Try again',
   },
   empty: {
     customers: 'No customers yet',

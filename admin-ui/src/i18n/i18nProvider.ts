@@ -25,12 +25,27 @@ export async function loadMessages(locale: PortalLocale): Promise<TranslationMes
 
 const languageNames: Record<PortalLocale, string> = { en: 'English', tr: 'Türkçe', ar: 'العربية' };
 
+let active: I18nProvider | undefined;
+
 /** `initialLocale`'s messages must have been loaded (`loadMessages`) before. */
 export function createI18nProvider(initialLocale: PortalLocale): I18nProvider {
-  return polyglotI18nProvider(
+  active = polyglotI18nProvider(
     (locale) => loaded.get(locale) ?? loadMessages(locale as PortalLocale),
     initialLocale,
     locales.map((locale) => ({ locale, name: languageNames[locale] })),
     { allowMissing: false },
   );
+  return active;
+}
+
+/**
+ * A message in the language now chosen, for code outside React (an error made where a call
+ * failed, shown later as it is); in English before the app has started.
+ */
+export function translateNow(key: string): string {
+  if (active) return active.translate(key);
+  const path = key.split('.');
+  let message: unknown = englishMessages;
+  for (const part of path) message = (message as Record<string, unknown> | undefined)?.[part];
+  return typeof message === 'string' ? message : key;
 }

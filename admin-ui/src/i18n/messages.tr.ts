@@ -163,6 +163,9 @@ const app: AppMessages = {
     not_issuer:
       'Fonlama turları, platform operatörü şirketinize ihraççı statüsü verdiğinde açılır; durumu profilinizde görebilirsiniz.',
     open_profile: 'Profilinizi açın',
+    list_failed: 'Bu liste yüklenemedi',
+    unreachable: 'Portalın sunucusuna ulaşılamıyor. Bağlantınızı kontrol edip tekrar deneyin.',
+    retry: 'Tekrar dene',
     refused: 'Bu sayfa hesabınıza açık değil',
   },
   empty: {

@@ -1,5 +1,7 @@
 import type { SvgIconComponent } from '@mui/icons-material';
-import { Box, Typography } from '@mui/material';
+import CloudOff from '@mui/icons-material/CloudOff';
+import Refresh from '@mui/icons-material/Refresh';
+import { Box, Button, Typography } from '@mui/material';
 import type { ReactNode } from 'react';
 import { useListContext, useTranslate } from 'react-admin';
 
@@ -8,10 +10,13 @@ export function EmptyState({
   icon: Icon,
   title,
   hint,
+  children,
 }: {
   icon: SvgIconComponent;
   title: ReactNode;
   hint?: ReactNode;
+  /** What the reader can do about it (a button). */
+  children?: ReactNode;
 }) {
   return (
     <Box component="section" sx={{ py: 6, px: 2, textAlign: 'center' }}>
@@ -20,6 +25,29 @@ export function EmptyState({
         {title}
       </Typography>
       {hint && <Typography color="text.secondary">{hint}</Typography>}
+      {children && <Box sx={{ mt: 2 }}>{children}</Box>}
+    </Box>
+  );
+}
+
+/**
+ * A react-admin list that could not load (after the query's retries): in place of its rows, which
+ * would otherwise read as an empty list, what went wrong and a button to try again.
+ */
+export function ListError() {
+  const translate = useTranslate();
+  const { error, refetch } = useListContext();
+  return (
+    <Box role="alert">
+      <EmptyState
+        icon={CloudOff}
+        title={translate('app.errors.list_failed')}
+        hint={(error as Error | null)?.message}
+      >
+        <Button variant="outlined" startIcon={<Refresh />} onClick={() => void refetch()}>
+          {translate('app.errors.retry')}
+        </Button>
+      </EmptyState>
     </Box>
   );
 }

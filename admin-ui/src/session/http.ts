@@ -1,4 +1,5 @@
 import { fetchUtils, HttpError } from 'react-admin';
+import { translateNow } from '../i18n/i18nProvider';
 import { readStored, storageKeys } from './storage';
 
 /** The API's one error shape (`api/src/http/errors.ts`). */
@@ -39,8 +40,19 @@ export async function httpClient(url: string, options: fetchUtils.Options = {}) 
     if (error instanceof HttpError && isApiErrorBody(error.body)) {
       throw new HttpError(error.body.error.message, error.status, error.body);
     }
+    if (isUnreachable(error)) throw new HttpError(translateNow('app.errors.unreachable'), 0);
     throw error;
   }
+}
+
+/**
+ * No answer from the portal: the network failed (fetch's TypeError), or a proxy in front of it
+ * answered for it (502, 503, 504 without the API's error body). The browser's own words
+ * ("Failed to fetch") and the proxy's ("Bad Gateway") would reach the reader untranslated.
+ */
+function isUnreachable(error: unknown): boolean {
+  if (error instanceof TypeError) return true;
+  return error instanceof HttpError && [502, 503, 504].includes(error.status);
 }
 
 /** A JSON call to `/api/<path>`; answers the parsed body. */

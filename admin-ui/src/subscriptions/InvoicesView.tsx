@@ -12,7 +12,7 @@ import {
   TopToolbar,
   useTranslate,
 } from 'react-admin';
-import { ListEmpty } from '../layout/EmptyState';
+import { ListEmpty, ListError } from '../layout/EmptyState';
 import { customerFilter } from '../lists/customerFilter';
 import { ListTotals } from '../lists/ListTotals';
 import { DateTime, Money } from '../payments/Money';
@@ -143,6 +143,7 @@ export function InvoicesView() {
   return (
     <>
       <List
+        error={<ListError />}
         resource="invoices"
         storeKey="subscriptions.invoices"
         title={translate('app.subscriptions.invoice.list_title')}
