@@ -1,4 +1,4 @@
-import { useQueryClient } from '@tanstack/react-query';
+import { type Query, useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { callApi } from '../session/http';
 import { refreshProfile } from '../session/refreshProfile';
@@ -14,12 +14,16 @@ const reconnectMs = 2_000;
  * and drawers, and the sidebar's balance. A dropped stream reopens with a new ticket from the last
  * message it saw, so nothing is missed.
  */
+const failed = (query: Query) => query.state.status === 'error';
+
 export function LiveUpdates() {
   const queryClient = useQueryClient();
   useEffect(() => {
     let source: EventSource | undefined;
     let lastId: string | undefined;
     let stopped = false;
+    /** The stream broke (or never opened): the server may have been out of reach meanwhile. */
+    let broken = false;
     let timer: ReturnType<typeof setTimeout> | undefined;
     let profileTimer: ReturnType<typeof setTimeout> | undefined;
     const reloadProfile = () => {
@@ -57,16 +61,21 @@ export function LiveUpdates() {
         source.addEventListener('ready', (message) => {
           lastId = (message as MessageEvent<string>).lastEventId || lastId;
           document.documentElement.dataset.live = 'on';
+          // Back after a break: what failed to load meanwhile (a list showing its error) loads now.
+          if (broken) void queryClient.refetchQueries({ type: 'active', predicate: failed });
+          broken = false;
         });
         source.addEventListener('change', onChange);
         source.addEventListener('reset', onReset);
         source.onerror = () => {
           // The ticket is single-use in spirit and short-lived: reopen with a new one.
           source?.close();
+          broken = true;
           document.documentElement.dataset.live = 'off';
           if (!stopped) timer = setTimeout(() => void open(), reconnectMs);
         };
       } catch {
+        broken = true;
         if (!stopped) timer = setTimeout(() => void open(), reconnectMs * 5);
       }
     };
