@@ -88,7 +88,15 @@ async function check(
   signedIn: boolean,
   findings: Finding[],
 ) {
-  if (signedIn && !(await namesItself(page)))
+  // A record's name (a customer's page) titles the screen once the record has loaded.
+  const untitled = async () => {
+    for (let waited = 0; waited < 3_000; waited += 250) {
+      if (await namesItself(page)) return false;
+      await page.waitForTimeout(250);
+    }
+    return true;
+  };
+  if (signedIn && (await untitled()))
     findings.push({ where, what: 'untitled: neither the app bar nor a heading names the screen' });
   let wide = await sidewaysOverflow(page);
   // As for axe below: a layout caught half way (the app bar re-laid for a phone) is not an

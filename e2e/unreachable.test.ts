@@ -1,6 +1,13 @@
 import type { Page } from 'playwright-core';
 import { expect, it } from 'vitest';
-import { freshPage, open, seedStorage, sidewaysOverflow, tokenKey } from './support/screens';
+import {
+  freshPage,
+  open,
+  seedStorage,
+  sidewaysOverflow,
+  storedToken,
+  tokenKey,
+} from './support/screens';
 import { describeInBrowser } from './support/suite';
 
 /** Moves the single-page app to `path` without reloading it (react-router follows popstate). */
@@ -108,4 +115,32 @@ describeInBrowser('a server out of reach', (suite) => {
     },
     90_000,
   );
+
+  it('a reload while the server is out of reach waits on the splash, still signed in, and opens the screen when it is back (Arabic, 390 px)', async () => {
+    const company = await suite.portal.registerCompany();
+    await suite.portal.verify(company);
+    await suite.portal.api('POST', '/customers', {
+      token: company.token,
+      body: { email: `splash-${Date.now().toString(36)}@investors.test`, name: 'Ada' },
+    });
+    const { context, page } = await freshPage(suite.browser, { width: 390, height: 844 });
+    await seedStorage(page, suite.portal, { [tokenKey]: company.token, locale: 'ar' });
+    let reachable = false;
+    await page.route('**/api/**', (route) =>
+      reachable ? route.continue() : route.abort('connectionrefused'),
+    );
+    await open(page, suite.portal, '/customers/all');
+    const status = page.locator('#splash-status');
+    await expect
+      .poll(() => status.textContent())
+      .toBe('تعذّر الوصول إلى خادم البوابة. جارٍ إعادة المحاولة…');
+    // A server out of reach says nothing of the token: the session is kept, not ended.
+    expect(await storedToken(page)).toBe(company.token);
+    reachable = true;
+    // The splash asks again after 1, 2, 4, 8, then every 10 s.
+    await page.getByText('Ada').first().waitFor({ timeout: 20_000 });
+    expect(new URL(page.url()).pathname).toBe('/customers/all');
+    expect(await storedToken(page)).not.toBeNull();
+    await context.close();
+  }, 60_000);
 });

@@ -11,13 +11,13 @@ import { readStored, storageKeys } from './session/storage';
  */
 export async function start() {
   const messages = await loadMessages(currentLocale());
+  const { session } = messages.app as { session: { logging_in: string; waiting: string } };
   const splashStatus = document.getElementById('splash-status');
-  if (splashStatus && readStored(storageKeys.token)) {
-    splashStatus.textContent = (
-      messages.app as { session: { logging_in: string } }
-    ).session.logging_in;
-  }
-  const [{ App }] = await Promise.all([import('./App'), resumeSession()]);
+  const say = (text: string) => {
+    if (splashStatus) splashStatus.textContent = text;
+  };
+  if (readStored(storageKeys.token)) say(session.logging_in);
+  const [{ App }] = await Promise.all([import('./App'), resumeSession(() => say(session.waiting))]);
   const root = document.getElementById('root');
   if (!root) throw new Error('index.html has no #root');
   // A transition renders in slices that yield to the browser, instead of one long task that

@@ -60,6 +60,7 @@ export const appEnglish = {
   session: {
     logging_in: 'Logging in with JWT',
     logged_in: 'Logged in with JWT',
+    waiting: "The portal's server cannot be reached. Trying again…",
     expired: 'access_token expired',
     invalid_token: 'Invalid access_token',
     failed: 'Failed to login with token.',

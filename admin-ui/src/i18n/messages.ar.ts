@@ -55,6 +55,7 @@ const app: AppMessages = {
   session: {
     logging_in: 'جارٍ تسجيل الدخول باستخدام JWT',
     logged_in: 'تم تسجيل الدخول باستخدام JWT',
+    waiting: 'تعذّر الوصول إلى خادم البوابة. جارٍ إعادة المحاولة…',
     expired: 'انتهت صلاحية access_token',
     invalid_token: 'access_token غير صالح',
     failed: 'تعذّر تسجيل الدخول بالرمز.',

@@ -61,6 +61,7 @@ const app: AppMessages = {
   session: {
     logging_in: 'JWT ile giriş yapılıyor',
     logged_in: 'JWT ile giriş yapıldı',
+    waiting: 'Portalın sunucusuna ulaşılamıyor. Yeniden deneniyor…',
     expired: 'access_token süresi doldu',
     invalid_token: 'Geçersiz access_token',
     failed: 'Token ile giriş yapılamadı.',

@@ -40,11 +40,22 @@ function resumeFailure(error: unknown): string {
 const suspendedMessage = 'app.validation.company_suspended';
 
 /**
- * Signs in with the stored token (`GET /api/auth/access-token`), which answers the user and a
- * fresh token. An expired token, a 401 or an answer without a user end the session. Resolves
- * the user, or null for a guest.
+ * No answer from the portal (status 0, see `httpClient`) or its 503 (starting, catching up, its
+ * database away): nothing is known of the token, so the session waits instead of ending.
  */
-export async function resumeSession(): Promise<SessionUser | null> {
+function isPassing(error: unknown): boolean {
+  return error instanceof HttpError && (error.status === 0 || error.status === 503);
+}
+
+const resumeRetryMs = [1_000, 2_000, 4_000, 8_000, 10_000];
+
+/**
+ * Signs in with the stored token (`GET /api/auth/access-token`), which answers the user and a
+ * fresh token. An expired token, a 401 or an answer without a user end the session. While the
+ * server cannot answer, it asks again (1, 2, 4, 8, then every 10 s), telling `onWaiting` each
+ * time. Resolves the user, or null for a guest.
+ */
+export async function resumeSession(onWaiting?: () => void): Promise<SessionUser | null> {
   const token = readStored(storageKeys.token);
   if (!token) return null;
   if (isExpired(token)) {
@@ -52,13 +63,20 @@ export async function resumeSession(): Promise<SessionUser | null> {
     notice(sessionMessages.expired, 'warning');
     return null;
   }
-  try {
-    // Quietly: a page load is not a sign-in, and a toast on every one covered the toolbar.
-    return begin(await callApi<SessionAnswer>('/auth/access-token', { token }));
-  } catch (error) {
-    endSession();
-    notice(resumeFailure(error), 'error');
-    return null;
+  for (let attempt = 0; ; attempt += 1) {
+    try {
+      // Quietly: a page load is not a sign-in, and a toast on every one covered the toolbar.
+      return begin(await callApi<SessionAnswer>('/auth/access-token', { token }));
+    } catch (error) {
+      if (!isPassing(error)) {
+        endSession();
+        notice(resumeFailure(error), 'error');
+        return null;
+      }
+      onWaiting?.();
+      const pauseMs = resumeRetryMs[Math.min(attempt, resumeRetryMs.length - 1)];
+      await new Promise((resume) => setTimeout(resume, pauseMs));
+    }
   }
 }
 
