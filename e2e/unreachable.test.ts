@@ -143,4 +143,42 @@ describeInBrowser('a server out of reach', (suite) => {
     expect(await storedToken(page)).not.toBeNull();
     await context.close();
   }, 60_000);
+
+  it('a screen that cannot load says what and why, and loads on Try again (dashboard, cap table; English, 1280 px)', async () => {
+    const company = await suite.portal.registerCompany();
+    await suite.portal.verify(company);
+    await suite.portal.makeIssuer(company);
+    const { context, page } = await freshPage(suite.browser);
+    await seedStorage(page, suite.portal, { [tokenKey]: company.token, locale: 'en' });
+    await open(page, suite.portal, '/customers/all');
+    await page
+      .getByRole('heading', { name: 'Customers' })
+      .or(page.getByRole('table'))
+      .first()
+      .waitFor();
+    let reachable = false;
+    await page.route('**/api/**', (route) =>
+      reachable && !route.request().url().includes('/api/changes')
+        ? route.continue()
+        : route.abort('connectionrefused'),
+    );
+    for (const [path, failed] of [
+      ['/dashboard', 'The dashboard could not be loaded'],
+      ['/captable', 'The cap table could not be loaded'],
+    ] as const) {
+      await go(page, path);
+      const alert = page.getByRole('alert').filter({ hasText: failed });
+      // The query asks three times (1 + 2 + 4 s apart) before the screen gives up.
+      await alert.waitFor({ timeout: 20_000 });
+      expect(await alert.textContent()).toContain(
+        "The portal's server cannot be reached. Check your connection and try again.",
+      );
+    }
+    const retry = page.getByRole('button', { name: 'Try again' });
+    reachable = true;
+    await retry.click();
+    await page.getByText('No shares issued by this date').waitFor();
+    expect(await page.getByText('The cap table could not be loaded').count()).toBe(0);
+    await context.close();
+  }, 90_000);
 });

@@ -1,7 +1,6 @@
 import Add from '@mui/icons-material/Add';
 import Download from '@mui/icons-material/Download';
 import {
-  Alert,
   Box,
   Button,
   Card,
@@ -20,6 +19,7 @@ import { Title, useLocale, useTranslate } from 'react-admin';
 import { useSearchParams } from 'react-router-dom';
 import { useCanChangeCustomers } from '../customers/access';
 import { DatePickerField } from '../dates/DatePickerField';
+import { LoadFailed } from '../layout/LoadFailed';
 import { Percent } from '../layout/Percent';
 import { apiUrl, callApi } from '../session/http';
 import { readStored, storageKeys } from '../session/storage';
@@ -134,7 +134,9 @@ export default function CapTablePage() {
           <CircularProgress aria-label={t('loading')} />
         </Box>
       )}
-      {table.isError && <Alert severity="error">{t('error')}</Alert>}
+      {table.isError && (
+        <LoadFailed title={t('error')} error={table.error} onRetry={table.refetch} />
+      )}
       {table.data && (
         <>
           <Typography color="text.secondary" sx={{ mb: 2 }}>

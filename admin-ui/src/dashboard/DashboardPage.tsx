@@ -35,6 +35,7 @@ import { Actor, EventAndAmount, RecordLink } from '../audit/AuditNames';
 import { useCanChangeCustomers } from '../customers/access';
 import { investorStatusLabel, statusView } from '../customers/statuses';
 import { formatCad } from '../layout/formatCad';
+import { LoadFailed } from '../layout/LoadFailed';
 import { Percent } from '../layout/Percent';
 import { DateTime } from '../payments/Money';
 import { callApi, errorCode } from '../session/http';
@@ -72,18 +73,12 @@ export default function DashboardPage() {
         {t('title')}
       </Typography>
       {figures.isPending && <Loading label={t('loading')} />}
-      {figures.isError && (
-        <Alert
-          severity={errorCode(figures.error) === 'company_not_verified' ? 'info' : 'error'}
-          action={
-            <Button color="inherit" size="small" onClick={() => void figures.refetch()}>
-              {t('retry')}
-            </Button>
-          }
-        >
-          {errorCode(figures.error) === 'company_not_verified' ? t('unverified') : t('error')}
-        </Alert>
-      )}
+      {figures.isError &&
+        (errorCode(figures.error) === 'company_not_verified' ? (
+          <Alert severity="info">{t('unverified')}</Alert>
+        ) : (
+          <LoadFailed title={t('error')} error={figures.error} onRetry={figures.refetch} />
+        ))}
       {figures.data && <Figures data={figures.data} t={t} />}
     </Box>
   );

@@ -7,7 +7,6 @@ export const dashboardArabic: DashboardMessages = {
   loading: 'جارٍ تحميل لوحة المعلومات',
   error: 'تعذّر تحميل لوحة المعلومات',
   unverified: 'تُفتح لوحة المعلومات بعد التحقق من شركتك',
-  retry: 'أعد المحاولة',
   open: 'فتح',
   balance: 'الرصيد',
   balance_hint: 'المتاح للإرسال',

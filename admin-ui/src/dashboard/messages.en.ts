@@ -5,7 +5,6 @@ export const dashboardEnglish = {
   loading: 'Loading the dashboard',
   error: 'The dashboard could not be loaded',
   unverified: 'The dashboard opens once your company is verified',
-  retry: 'Try again',
   open: 'Open',
   balance: 'Balance',
   balance_hint: 'Available to send',

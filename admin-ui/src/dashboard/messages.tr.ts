@@ -7,7 +7,6 @@ export const dashboardTurkish: DashboardMessages = {
   loading: 'Gösterge paneli yükleniyor',
   error: 'Gösterge paneli yüklenemedi',
   unverified: 'Gösterge paneli şirketiniz doğrulandığında açılır',
-  retry: 'Tekrar dene',
   open: 'Aç',
   balance: 'Bakiye',
   balance_hint: 'Gönderilebilir tutar',

@@ -1,6 +1,7 @@
-import { Alert, Box, CircularProgress, Typography } from '@mui/material';
+import { Box, CircularProgress, Typography } from '@mui/material';
 import { useQuery } from '@tanstack/react-query';
 import { Title, useTranslate } from 'react-admin';
+import { LoadFailed } from '../layout/LoadFailed';
 import { callApi } from '../session/http';
 import { OrdersTable } from './OrdersTable';
 import type { TokenOrder } from './types';
@@ -25,7 +26,9 @@ export default function OrdersPage() {
           <CircularProgress aria-label={t('loading')} />
         </Box>
       )}
-      {orders.isError && <Alert severity="error">{t('error')}</Alert>}
+      {orders.isError && (
+        <LoadFailed title={t('error')} error={orders.error} onRetry={orders.refetch} />
+      )}
       {orders.data && (
         <OrdersTable
           orders={orders.data}

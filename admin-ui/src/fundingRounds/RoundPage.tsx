@@ -1,21 +1,13 @@
 import Add from '@mui/icons-material/Add';
 import ArrowBack from '@mui/icons-material/ArrowBack';
 import SearchOff from '@mui/icons-material/SearchOff';
-import {
-  Alert,
-  Box,
-  Button,
-  Chip,
-  CircularProgress,
-  Paper,
-  Stack,
-  Typography,
-} from '@mui/material';
+import { Box, Button, Chip, CircularProgress, Paper, Stack, Typography } from '@mui/material';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { HttpError, Title, useLocale, useNotify, useTranslate } from 'react-admin';
 import { Link, useParams } from 'react-router-dom';
 import { useCanChangeCustomers } from '../customers/access';
+import { LoadFailed } from '../layout/LoadFailed';
 import { isolatedCents } from '../payments/money';
 import { callApi } from '../session/http';
 import { OrderDialog } from './OrderDialog';
@@ -174,7 +166,9 @@ export default function RoundPage() {
           {t('cap_table')}
         </Button>
       </Stack>
-      {orders.isError && <Alert severity="error">{t('error')}</Alert>}
+      {orders.isError && (
+        <LoadFailed title={t('error')} error={orders.error} onRetry={orders.refetch} />
+      )}
       {orders.data && (
         <OrdersTable
           orders={orders.data}

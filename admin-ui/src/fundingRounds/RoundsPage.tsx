@@ -1,7 +1,6 @@
 import Add from '@mui/icons-material/Add';
 import Rocket from '@mui/icons-material/RocketLaunch';
 import {
-  Alert,
   Box,
   Button,
   Card,
@@ -19,6 +18,7 @@ import { Title, useLocale, useTranslate } from 'react-admin';
 import { Link, useNavigate } from 'react-router-dom';
 import { useCanChangeCustomers } from '../customers/access';
 import { formatPercent } from '../layout/formatNumber';
+import { LoadFailed } from '../layout/LoadFailed';
 import { isolatedCents } from '../payments/money';
 import { callApi } from '../session/http';
 import { RoundDialog } from './RoundDialog';
@@ -91,7 +91,9 @@ export default function RoundsPage() {
           <CircularProgress aria-label={t('loading')} />
         </Box>
       )}
-      {rounds.isError && <Alert severity="error">{t('error')}</Alert>}
+      {rounds.isError && (
+        <LoadFailed title={t('error')} error={rounds.error} onRetry={rounds.refetch} />
+      )}
       {rounds.data?.length === 0 && (
         <Box sx={{ py: 8, textAlign: 'center' }}>
           <Rocket sx={{ fontSize: 72, color: 'text.disabled' }} />
