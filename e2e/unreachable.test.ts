@@ -86,6 +86,9 @@ describeInBrowser('a server out of reach', (suite) => {
         await alert.waitFor();
         await expect.poll(() => alert.textContent()).toContain(language.unreachable);
         for (const empty of language.empty) expect(await page.getByText(empty).count()).toBe(0);
+        // Said once, in the list: no toast repeating it, no page count of nothing.
+        expect(await page.getByText(language.unreachable).count()).toBe(1);
+        expect(await page.locator('.MuiTablePagination-root').count()).toBe(0);
         expect(await page.getByText('Failed to fetch').count()).toBe(0);
         expect(await sidewaysOverflow(page)).toEqual([]);
       }

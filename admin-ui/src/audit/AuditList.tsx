@@ -17,7 +17,7 @@ import {
   useTranslate,
 } from 'react-admin';
 import { DateInput } from '../dates/DateInput';
-import { ListEmpty, ListError } from '../layout/EmptyState';
+import { ListEmpty, listFailureProps } from '../layout/EmptyState';
 import { PhoneTitle } from '../layout/PhoneTitle';
 import { Detail } from '../lists/Detail';
 import { ListTotals } from '../lists/ListTotals';
@@ -221,7 +221,7 @@ export default function AuditList() {
     <Box sx={{ minWidth: 0 }}>
       <PhoneTitle title={translate('app.audit.title')} />
       <List
-        error={<ListError />}
+        {...listFailureProps}
         resource="audit"
         title={translate('app.audit.title')}
         filters={filters}

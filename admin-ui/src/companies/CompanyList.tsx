@@ -12,7 +12,7 @@ import {
   useTranslate,
 } from 'react-admin';
 import type { CompanyRecord } from '../dataAccess/dataProvider';
-import { ListError } from '../layout/EmptyState';
+import { listFailureProps } from '../layout/EmptyState';
 import { PhoneTitle } from '../layout/PhoneTitle';
 import { CompanyActions } from './CompanyActions';
 
@@ -29,7 +29,7 @@ export default function CompanyList() {
     <>
       <PhoneTitle title={translate('app.companies.title')} />
       <List
-        error={<ListError />}
+        {...listFailureProps}
         title={translate('app.companies.title')}
         filters={filters}
         sort={{ field: 'name', order: 'ASC' }}

@@ -53,7 +53,7 @@ import {
 } from 'react-admin';
 import { Navigate, useParams } from 'react-router-dom';
 import { EmailAddress } from '../layout/EmailAddress';
-import { ListError } from '../layout/EmptyState';
+import { listFailureProps } from '../layout/EmptyState';
 import { PhoneTitle } from '../layout/PhoneTitle';
 import { wrappingCell } from '../lists/cells';
 import { customerDisplayName } from '../lists/customerFilter';
@@ -550,7 +550,7 @@ export default function CustomerList() {
     <>
       <PhoneTitle title={translate('app.customers.title')} />
       <List
-        error={<ListError />}
+        {...listFailureProps}
         key={view}
         resource="customers"
         storeKey={`customers.${view}`}

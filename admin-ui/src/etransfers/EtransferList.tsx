@@ -14,7 +14,7 @@ import {
   useTranslate,
 } from 'react-admin';
 import { Navigate, useParams } from 'react-router-dom';
-import { ListEmpty, ListError } from '../layout/EmptyState';
+import { ListEmpty, listFailureProps } from '../layout/EmptyState';
 import { PhoneTitle } from '../layout/PhoneTitle';
 import { wrappingCell } from '../lists/cells';
 import { customerFilter } from '../lists/customerFilter';
@@ -222,7 +222,7 @@ export default function EtransferList() {
       <PhoneTitle title={translate('app.etransfers.title')} />
       <ViewTabs resource="etransfers" views={etransferViews} view={view} />
       <List
-        error={<ListError />}
+        {...listFailureProps}
         key={view}
         resource="etransfers"
         storeKey={`etransfers.${view}`}

@@ -3,7 +3,7 @@ import CloudOff from '@mui/icons-material/CloudOff';
 import Refresh from '@mui/icons-material/Refresh';
 import { Box, Button, Typography } from '@mui/material';
 import type { ReactNode } from 'react';
-import { useListContext, useTranslate } from 'react-admin';
+import { Pagination, useListContext, useTranslate } from 'react-admin';
 
 /** A designed empty state: the screen's icon, what is missing, and how it comes to be there. */
 export function EmptyState({
@@ -79,3 +79,19 @@ export function ListEmpty({
     />
   );
 }
+
+/** The list's pages, except when it failed to load: a page count of nothing would mislead. */
+function PagesUnlessFailed() {
+  const { error } = useListContext();
+  return error ? null : <Pagination />;
+}
+
+/**
+ * A react-admin list's props for failing to load: the error in place of its rows, without the
+ * toast react-admin shows beside it (it said the same twice) and without its pages.
+ */
+export const listFailureProps = {
+  error: <ListError />,
+  pagination: <PagesUnlessFailed />,
+  queryOptions: { onError: () => undefined },
+};

@@ -12,7 +12,7 @@ import {
 } from 'react-admin';
 import { Link, Navigate, useParams } from 'react-router-dom';
 import { DotJoined } from '../layout/DotJoined';
-import { EmptyState, ListError } from '../layout/EmptyState';
+import { EmptyState, listFailureProps } from '../layout/EmptyState';
 import { PhoneTitle } from '../layout/PhoneTitle';
 import { useCanTakePayments } from '../payments/access';
 import { CancelPaymentButton } from '../payments/CancelPaymentButton';
@@ -194,7 +194,7 @@ export default function PendingPaymentList() {
       <PhoneTitle title={translate('app.pendingpayments.title')} />
       <TerminalTabs view={view} />
       <List
-        error={<ListError />}
+        {...listFailureProps}
         key={view}
         resource="payments"
         storeKey={`pendingpayments.${view}`}

@@ -12,7 +12,7 @@ import {
   TopToolbar,
   useTranslate,
 } from 'react-admin';
-import { ListEmpty, ListError } from '../layout/EmptyState';
+import { ListEmpty, listFailureProps } from '../layout/EmptyState';
 import { customerFilter } from '../lists/customerFilter';
 import { ListTotals } from '../lists/ListTotals';
 import { DateTime, Money } from '../payments/Money';
@@ -143,7 +143,7 @@ export function InvoicesView() {
   return (
     <>
       <List
-        error={<ListError />}
+        {...listFailureProps}
         resource="invoices"
         storeKey="subscriptions.invoices"
         title={translate('app.subscriptions.invoice.list_title')}

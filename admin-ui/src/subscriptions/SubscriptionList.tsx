@@ -16,7 +16,7 @@ import {
   useTranslate,
 } from 'react-admin';
 import { Navigate, useParams } from 'react-router-dom';
-import { ListEmpty, ListError } from '../layout/EmptyState';
+import { ListEmpty, listFailureProps } from '../layout/EmptyState';
 import { PhoneTitle } from '../layout/PhoneTitle';
 import { customerFilter } from '../lists/customerFilter';
 import { ListTotals } from '../lists/ListTotals';
@@ -246,7 +246,7 @@ export default function SubscriptionList() {
       <PhoneTitle title={translate('app.subscriptions.title')} />
       <ViewTabs resource="subscriptions" views={screenViews} view={view} />
       <List
-        error={<ListError />}
+        {...listFailureProps}
         key={view}
         resource="subscriptions"
         storeKey={`subscriptions.${view}`}

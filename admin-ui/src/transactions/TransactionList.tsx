@@ -19,7 +19,7 @@ import {
 } from 'react-admin';
 import { Navigate, useParams } from 'react-router-dom';
 import { DotJoined } from '../layout/DotJoined';
-import { ListEmpty, ListError } from '../layout/EmptyState';
+import { ListEmpty, listFailureProps } from '../layout/EmptyState';
 import { PhoneTitle } from '../layout/PhoneTitle';
 import { customerFilter } from '../lists/customerFilter';
 import { ViewTabs } from '../lists/ViewTabs';
@@ -280,7 +280,7 @@ export default function TransactionList() {
       <PhoneTitle title={translate('app.transactions.title')} />
       <ViewTabs resource="transactions" views={Object.keys(transactionViews)} view={view} />
       <List
-        error={<ListError />}
+        {...listFailureProps}
         key={view}
         resource="transactions"
         storeKey={`transactions.${view}`}
