@@ -7,15 +7,15 @@ import { refetchedLive, refreshesProfile, resourcesToRefresh } from './liveResou
 
 const reconnectMs = 2_000;
 
+const failed = (query: Query) => query.state.status === 'error';
+
 /**
  * Keeps every screen current without polling: one Server-Sent Events stream of the company's
  * changes (`GET /api/changes`, opened with a one-minute ticket since EventSource cannot send the
  * token), and on each message the affected resources' queries are refetched: lists, record pages
  * and drawers, and the sidebar's balance. A dropped stream reopens with a new ticket from the last
- * message it saw, so nothing is missed.
+ * message it saw, so nothing is missed; once it is back, what failed to load meanwhile loads again.
  */
-const failed = (query: Query) => query.state.status === 'error';
-
 export function LiveUpdates() {
   const queryClient = useQueryClient();
   useEffect(() => {
