@@ -16,15 +16,20 @@ interface StoredRow {
   data: unknown;
 }
 
-const app = new Hono();
-app.post('/bare/:stream', async (c) => {
-  const streamId = c.req.param('stream');
-  const body: unknown = await c.req.json();
+/** The stream's last 10 events and the revision the next one takes. */
+async function readStream(streamId: string) {
   const { rows } = await pool.query<StoredRow>(
     'SELECT revision, type, data FROM bare_events WHERE stream_id = $1 ORDER BY revision DESC LIMIT 10',
     [streamId],
   );
-  const next = (rows[0]?.revision ?? -1) + 1;
+  return { rows, next: (rows[0]?.revision ?? -1) + 1 };
+}
+
+const app = new Hono();
+app.post('/bare/:stream', async (c) => {
+  const streamId = c.req.param('stream');
+  const body: unknown = await c.req.json();
+  const { rows, next } = await readStream(streamId);
   const inserted = await pool.query(
     `INSERT INTO bare_events (stream_id, revision, type, data) VALUES ($1, $2, 'SettingsUpdated', $3)
      ON CONFLICT (stream_id, revision) DO NOTHING`,
@@ -43,11 +48,7 @@ app.post('/bare/:stream', async (c) => {
 app.post('/bare-with-rows/:stream', async (c) => {
   const streamId = c.req.param('stream');
   const body: unknown = await c.req.json();
-  const { rows } = await pool.query<StoredRow>(
-    'SELECT revision, type, data FROM bare_events WHERE stream_id = $1 ORDER BY revision DESC LIMIT 10',
-    [streamId],
-  );
-  const next = (rows[0]?.revision ?? -1) + 1;
+  const { rows, next } = await readStream(streamId);
   const inserted = await pool.query(
     `WITH event AS (
        INSERT INTO bare_events (stream_id, revision, type, data)
