@@ -7,6 +7,7 @@ import { guestScreens, issuerScreens } from './support/portalScreens';
 import {
   freshPage,
   innerSidewaysScroll,
+  navigateInApp,
   open,
   seedStorage,
   sidewaysOverflow,
@@ -40,12 +41,9 @@ async function settled(page: Page): Promise<void> {
     .catch(() => {});
 }
 
-/** Moves the single-page app to `path` without reloading it (react-router follows popstate). */
+/** Moves the app to `path` without reloading it, and waits for the screen to settle. */
 async function go(page: Page, path: string): Promise<void> {
-  await page.evaluate((next) => {
-    window.history.pushState({}, '', next);
-    window.dispatchEvent(new PopStateEvent('popstate'));
-  }, path);
+  await navigateInApp(page, path);
   await settled(page);
 }
 

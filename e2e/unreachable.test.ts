@@ -1,7 +1,7 @@
-import type { Page } from 'playwright-core';
 import { expect, it } from 'vitest';
 import {
   freshPage,
+  navigateInApp,
   open,
   seedStorage,
   sidewaysOverflow,
@@ -9,14 +9,6 @@ import {
   tokenKey,
 } from './support/screens';
 import { describeInBrowser } from './support/suite';
-
-/** Moves the single-page app to `path` without reloading it (react-router follows popstate). */
-async function go(page: Page, path: string): Promise<void> {
-  await page.evaluate((next) => {
-    window.history.pushState({}, '', next);
-    window.dispatchEvent(new PopStateEvent('popstate'));
-  }, path);
-}
 
 const languages = [
   {
@@ -92,7 +84,7 @@ describeInBrowser('a server out of reach', (suite) => {
       for (const path of ['/transactions/all', '/customers/all']) {
         // The screen left behind must be gone, not read as the next one's.
         const previous = await alert.elementHandle({ timeout: 1 }).catch(() => null);
-        await go(page, path);
+        await navigateInApp(page, path);
         await previous?.waitForElementState('hidden');
         await alert.waitFor();
         await expect.poll(() => alert.textContent()).toContain(language.unreachable);
@@ -196,7 +188,7 @@ describeInBrowser('a server out of reach', (suite) => {
       ['/dashboard', 'The dashboard could not be loaded'],
       ['/captable', 'The cap table could not be loaded'],
     ] as const) {
-      await go(page, path);
+      await navigateInApp(page, path);
       const alert = page.getByRole('alert').filter({ hasText: failed });
       // The query asks three times (1 + 2 + 4 s apart) before the screen gives up.
       await alert.waitFor({ timeout: 20_000 });

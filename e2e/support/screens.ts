@@ -20,6 +20,14 @@ export async function open(page: Page, portal: Portal, path: string): Promise<vo
   await page.goto(`${portal.url}${path}`);
 }
 
+/** Moves the single-page app to `path` without reloading it (react-router follows popstate). */
+export async function navigateInApp(page: Page, path: string): Promise<void> {
+  await page.evaluate((next) => {
+    window.history.pushState({}, '', next);
+    window.dispatchEvent(new PopStateEvent('popstate'));
+  }, path);
+}
+
 /** Waits until the page's path is `path` (a string is an exact pathname, a RegExp is matched). */
 export async function waitForPath(page: Page, path: string | RegExp): Promise<void> {
   await page.waitForURL((url) =>
