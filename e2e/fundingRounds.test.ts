@@ -159,6 +159,90 @@ describeInBrowser('funding rounds', (suite) => {
     },
   );
 
+  it('asks before closing or cancelling a round; a round whose tokens are paid for can only be closed (Arabic at 390 px, English at 1280 px)', async () => {
+    const { company, terminalId, roundId, investorId } = await issuerWithOpenRound(suite.portal);
+    const { token } = company;
+    await suite.portal.api('POST', '/token-orders', {
+      token,
+      body: {
+        roundId,
+        customerId: investorId,
+        tokens: 20,
+        payment: { method: 'terminal', terminalId },
+      },
+    });
+    await suite.portal.api('POST', `/terminals/${terminalId}/simulator/present-card`, { token });
+    await expect
+      .poll(
+        async () =>
+          (
+            await suite.portal.api<{ tokensPurchased: number }>(
+              'GET',
+              `/funding-rounds/${roundId}`,
+              { token },
+            )
+          ).tokensPurchased,
+      )
+      .toBe(20);
+    const { context, page } = await freshPage(suite.browser, phone);
+    await seedStorage(page, suite.portal, { [tokenKey]: company.token, locale: 'ar' });
+    await open(page, suite.portal, `/fundingrounds/round/${roundId}/seed`);
+    await visible(page.getByText('مفتوحة', { exact: true }));
+    // Paid tokens may be with the investor already: no "Cancel round", only "Close round".
+    expect(await page.getByRole('button', { name: 'إلغاء الجولة' }).count()).toBe(0);
+    const close = page.getByRole('button', { name: 'إغلاق الجولة' });
+    await close.click();
+    const dialog = page.getByRole('dialog');
+    await visible(dialog.getByText(/إغلاق .Seed round.؟/));
+    expect(await sidewaysOverflow(page)).toEqual([]);
+    await dialog.getByRole('button', { name: 'رجوع' }).click();
+    await dialog.waitFor({ state: 'hidden' });
+    expect(
+      (await suite.portal.api<{ status: string }>('GET', `/funding-rounds/${roundId}`, { token }))
+        .status,
+    ).toBe('open');
+    await close.click();
+    await dialog.getByRole('button', { name: 'إغلاق الجولة' }).click();
+    await visible(page.getByText('مغلقة', { exact: true }));
+    // An ended round no longer says when it closes or what is left.
+    await visible(page.getByText(/أُغلقت أمام الطلبات/));
+    expect(await page.getByText(/المتاح/).count()).toBe(0);
+    await context.close();
+
+    const draft = await suite.portal.api<{ id: string }>('POST', '/funding-rounds', {
+      token,
+      body: {
+        name: 'Bridge',
+        handle: 'bridge',
+        shareClassId: (
+          await suite.portal.api<{ id: string }[]>('GET', '/share-classes', { token })
+        )[0]?.id,
+        tokenPriceCents: 100,
+        raiseAmountCents: 50_000,
+        opensAt: new Date(Date.now() + 86_400_000).toISOString(),
+        closesAt: new Date(Date.now() + 30 * 86_400_000).toISOString(),
+      },
+    });
+    const english = await freshPage(suite.browser, desktop);
+    await seedStorage(english.page, suite.portal, { [tokenKey]: company.token, locale: 'en' });
+    await open(english.page, suite.portal, `/fundingrounds/round/${draft.id}/bridge`);
+    await english.page.getByRole('button', { name: 'Cancel round' }).click();
+    const ask = english.page.getByRole('dialog');
+    await visible(ask.getByText(/^Cancel .Bridge.\?$/));
+    await visible(
+      ask.getByText(
+        'The round is called off: no orders can be placed in it. This cannot be undone.',
+      ),
+    );
+    await ask.getByRole('button', { name: 'Cancel round' }).click();
+    await visible(english.page.getByText('Cancelled', { exact: true }));
+    expect(
+      (await suite.portal.api<{ status: string }>('GET', `/funding-rounds/${draft.id}`, { token }))
+        .status,
+    ).toBe('cancelled');
+    await english.context.close();
+  });
+
   it('opens an order on a 390 px phone by tapping anywhere on its row, or by Enter on the focused row', async () => {
     const { company, terminalId, roundId, investorId } = await issuerWithOpenRound(suite.portal);
     const order = await suite.portal.api<{ id: string }>('POST', '/token-orders', {

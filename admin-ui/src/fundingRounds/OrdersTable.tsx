@@ -17,6 +17,7 @@ import {
 import type { Theme } from '@mui/material/styles';
 import { useLocale, useNotify, useTranslate } from 'react-admin';
 import { Link } from 'react-router-dom';
+import { ConfirmButton } from '../layout/ConfirmButton';
 import { EmptyState } from '../layout/EmptyState';
 import { isolatedCents } from '../payments/money';
 import { callApi } from '../session/http';
@@ -37,18 +38,36 @@ export function OrderActions({ order, onChanged }: { order: TokenOrder; onChange
       notify(error instanceof Error ? error.message : String(error), { type: 'error' });
     }
   };
-  const t = (key: string) => translate(`app.funding.orders.${key}`);
+  const t = (key: string, options?: object) => translate(`app.funding.orders.${key}`, options);
+  const locale = useLocale();
+  const confirm = (key: 'cancel' | 'refund') =>
+    translate(`app.funding.confirm.order_${key}_title`, {
+      tokens: order.tokens.toLocaleString(locale),
+      amount: isolatedCents(order.amountCents, locale),
+    });
   return (
     <Stack direction="row" spacing={1} sx={{ flexWrap: 'wrap' }}>
       {(order.status === 'created' || order.status === 'awaiting_payment') && (
-        <Button size="small" onClick={act('cancel')}>
+        <ConfirmButton
+          size="small"
+          title={confirm('cancel')}
+          content={translate('app.funding.confirm.order_cancel_content')}
+          confirm={t('cancel')}
+          onConfirm={act('cancel')}
+        >
           {t('cancel')}
-        </Button>
+        </ConfirmButton>
       )}
       {(order.status === 'funds_received' || order.status === 'distribution_failed') && (
-        <Button size="small" onClick={act('refund')}>
+        <ConfirmButton
+          size="small"
+          title={confirm('refund')}
+          content={translate('app.funding.confirm.order_refund_content')}
+          confirm={t('refund')}
+          onConfirm={act('refund')}
+        >
           {t('refund')}
-        </Button>
+        </ConfirmButton>
       )}
       {order.status === 'distribution_failed' && order.held && (
         <Button size="small" onClick={act('retry-distribution')}>
@@ -69,8 +88,11 @@ export function OrdersTable({
   showRound,
   labelledBy,
   onChanged,
+  emptyHint,
 }: {
   orders: TokenOrder[];
+  /** What the empty state says instead of how orders come (a round that has ended). */
+  emptyHint?: string;
   showRound: boolean;
   labelledBy: string;
   onChanged: () => void;
@@ -87,7 +109,7 @@ export function OrdersTable({
   );
   const when = (order: TokenOrder) => new Date(order.placedAt).toLocaleString(locale);
   if (orders.length === 0) {
-    return <EmptyState icon={Token} title={t('empty')} hint={t('empty_hint')} />;
+    return <EmptyState icon={Token} title={t('empty')} hint={emptyHint ?? t('empty_hint')} />;
   }
   if (small) {
     return (

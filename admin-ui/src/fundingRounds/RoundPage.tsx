@@ -7,6 +7,7 @@ import { useState } from 'react';
 import { HttpError, Title, useLocale, useNotify, useTranslate } from 'react-admin';
 import { Link, useParams } from 'react-router-dom';
 import { useCanChangeCustomers } from '../customers/access';
+import { ConfirmButton } from '../layout/ConfirmButton';
 import { LoadFailed } from '../layout/LoadFailed';
 import { isolatedCents } from '../payments/money';
 import { callApi } from '../session/http';
@@ -52,6 +53,14 @@ export default function RoundPage() {
       notify(error instanceof Error ? error.message : String(error), { type: 'error' });
     }
   };
+  /** Opening, closing and cancelling cannot be undone: each asks first, naming the round. */
+  const confirmed = (action: 'open' | 'close' | 'cancel', closes = '') => ({
+    // Isolated: an English name inside an Arabic sentence keeps its own direction.
+    title: t(`confirm.${action}_title`, { name: `\u2068${round.data?.name ?? ''}\u2069` }),
+    content: t(`confirm.${action}_content`, { closes }),
+    confirm: t(`actions.${action}`),
+    onConfirm: act(action),
+  });
   const back = (
     <Button
       component={Link}
@@ -95,17 +104,14 @@ export default function RoundPage() {
       <Paper sx={{ p: 2, mb: 2 }}>
         <Typography variant="body2" color="text.secondary">
           {t('price', { price: isolatedCents(data.tokenPriceCents, locale) })}
-          {' · '}
-          {t('window', { opens: day(data.opensAt), closes: day(data.closesAt) })}
+          {data.status !== 'cancelled' && ' · '}
+          {data.status === 'closed'
+            ? t('window_closed', { opens: day(data.opensAt) })
+            : data.status !== 'cancelled' &&
+              t('window', { opens: day(data.opensAt), closes: day(data.closesAt) })}
         </Typography>
         <RoundProgress round={data} />
-        <Typography variant="body2">
-          {t('tokens', {
-            purchased: data.tokensPurchased.toLocaleString(locale),
-            offered: data.tokensOffered.toLocaleString(locale),
-            available: data.tokensAvailable.toLocaleString(locale),
-          })}
-        </Typography>
+        <Typography variant="body2">{tokenFigures(data, locale, t)}</Typography>
         {data.description && (
           // The issuer's own words: their direction is their first letter's, not the page's.
           <Typography dir="auto" sx={{ mt: 1, whiteSpace: 'pre-line' }}>
@@ -116,9 +122,9 @@ export default function RoundPage() {
           <Stack direction="row" spacing={1} sx={{ mt: 2, flexWrap: 'wrap', gap: 1 }}>
             {data.status === 'draft' && (
               <>
-                <Button variant="contained" onClick={act('open')}>
+                <ConfirmButton variant="contained" {...confirmed('open', day(data.closesAt))}>
                   {t('actions.open')}
-                </Button>
+                </ConfirmButton>
                 <Button onClick={() => setEditing(true)}>{t('actions.edit')}</Button>
               </>
             )}
@@ -127,14 +133,28 @@ export default function RoundPage() {
                 <Button variant="contained" startIcon={<Add />} onClick={() => setOrdering(true)}>
                   {t('actions.order')}
                 </Button>
-                <Button onClick={act('close')}>{t('actions.close')}</Button>
+                <ConfirmButton {...confirmed('close')}>{t('actions.close')}</ConfirmButton>
               </>
             )}
-            {(data.status === 'draft' || data.status === 'open') && (
-              <Button color="warning" onClick={act('cancel')}>
-                {t('actions.cancel')}
-              </Button>
-            )}
+            {/* Tokens already paid for cannot be called off: such a round can only be closed. */}
+            {(data.status === 'draft' || data.status === 'open') &&
+              data.tokensPurchased === 0 &&
+              (data.tokensReserved > 0 ? (
+                <Button
+                  color="warning"
+                  onClick={() =>
+                    notify(t('confirm.awaiting', { smart_count: awaitingOrders(orders.data) }), {
+                      type: 'warning',
+                    })
+                  }
+                >
+                  {t('actions.cancel')}
+                </Button>
+              ) : (
+                <ConfirmButton color="warning" confirmColor="warning" {...confirmed('cancel')}>
+                  {t('actions.cancel')}
+                </ConfirmButton>
+              ))}
           </Stack>
         )}
       </Paper>
@@ -172,6 +192,11 @@ export default function RoundPage() {
       {orders.data && (
         <OrdersTable
           orders={orders.data}
+          emptyHint={
+            data.status === 'closed' || data.status === 'cancelled'
+              ? t('orders.empty_ended')
+              : undefined
+          }
           showRound={false}
           labelledBy="round-orders"
           onChanged={refresh}
@@ -180,3 +205,24 @@ export default function RoundPage() {
     </Box>
   );
 }
+
+type Translate = (key: string, options?: object) => string;
+
+/** Purchased of offered; what orders awaiting payment hold and what is left, while it sells. */
+function tokenFigures(round: Round, locale: string, t: Translate): string {
+  const figures = {
+    purchased: round.tokensPurchased.toLocaleString(locale),
+    offered: round.tokensOffered.toLocaleString(locale),
+    reserved: round.tokensReserved.toLocaleString(locale),
+    available: round.tokensAvailable.toLocaleString(locale),
+  };
+  if (round.status === 'closed' || round.status === 'cancelled') return t('tokens_final', figures);
+  return t(round.tokensReserved > 0 ? 'tokens_reserved' : 'tokens', figures);
+}
+
+const awaitingOrders = (orders: readonly TokenOrder[] = []) =>
+  Math.max(
+    1,
+    orders.filter((order) => order.status === 'created' || order.status === 'awaiting_payment')
+      .length,
+  );

@@ -15,8 +15,12 @@ export const fundingArabic: FundingMessages = {
   days_left:
     'لم يبقَ أي يوم |||| بقي يوم واحد |||| بقي يومان |||| بقي %{smart_count} أيام |||| بقي %{smart_count} يومًا |||| بقي %{smart_count} يوم',
   tokens: 'بيع %{purchased} من %{offered} رمزًا · المتاح %{available}',
+  tokens_reserved:
+    'بيع %{purchased} من %{offered} رمزًا · %{reserved} محجوزة لطلبات تنتظر الدفع · المتاح %{available}',
+  tokens_final: 'بيع %{purchased} من %{offered} رمزًا',
   price: 'سعر الرمز %{price}',
   window: 'تفتح %{opens} · تغلق %{closes}',
+  window_closed: 'فُتحت %{opens} · أُغلقت أمام الطلبات',
   status: {
     draft: 'مسودة',
     open: 'مفتوحة',
@@ -25,7 +29,7 @@ export const fundingArabic: FundingMessages = {
   },
   actions: {
     open: 'فتح للطلبات',
-    close: 'إغلاق',
+    close: 'إغلاق الجولة',
     cancel: 'إلغاء الجولة',
     edit: 'تعديل',
     order: 'طلب جديد',
@@ -80,6 +84,7 @@ export const fundingArabic: FundingMessages = {
     round_title: 'طلبات هذه الجولة',
     empty: 'لا توجد طلبات رموز بعد',
     empty_hint: 'تظهر هنا طلبات المستثمرين بعد فتح جولة للطلبات.',
+    empty_ended: 'لم تُقدَّم أي طلبات في هذه الجولة.',
     investor: 'المستثمر',
     round: 'الجولة',
     tokens: 'الرموز',
@@ -108,6 +113,21 @@ export const fundingArabic: FundingMessages = {
       cancelled: 'ملغى',
       refunded: 'مُسترد',
     },
+  },
+  confirm: {
+    open_title: 'فتح %{name} للطلبات؟',
+    open_content: 'يمكن للمستثمرين عندها طلب رموزها حتى %{closes}، ولا يمكن بعد ذلك تعديل شروطها.',
+    close_title: 'إغلاق %{name}؟',
+    close_content: 'لن يمكن تقديم طلبات جديدة فيها، ولا يمكن إعادة فتح جولة مغلقة.',
+    cancel_title: 'إلغاء %{name}؟',
+    cancel_content: 'تُلغى الجولة ولا يمكن تقديم أي طلب فيها. لا يمكن التراجع عن ذلك.',
+    awaiting:
+      'في هذه الجولة طلب ينتظر الدفع: ألغه أولًا |||| في هذه الجولة %{smart_count} طلبات تنتظر الدفع: ألغها أولًا',
+    order_cancel_title: 'إلغاء هذا الطلب لـ %{tokens} رمزًا؟',
+    order_cancel_content: 'تعود رموزه إلى الجولة. لا يمكن التراجع عن ذلك.',
+    order_refund_title: 'ردّ %{amount} إلى المستثمر؟',
+    order_refund_content:
+      'يعود المال إلى المستثمر وتعود الرموز إلى الجولة. لا يمكن التراجع عن ذلك.',
   },
   cap_table: 'المساهمون في جدول الرسملة',
 };

@@ -12,8 +12,12 @@ export const fundingEnglish = {
   percent: '%{percent} complete',
   days_left: '%{smart_count} day left |||| %{smart_count} days left',
   tokens: '%{purchased} of %{offered} tokens purchased · %{available} available',
+  tokens_reserved:
+    '%{purchased} of %{offered} tokens purchased · %{reserved} held by orders awaiting payment · %{available} available',
+  tokens_final: '%{purchased} of %{offered} tokens purchased',
   price: 'Token price %{price}',
   window: 'Opens %{opens} · closes %{closes}',
+  window_closed: 'Opened %{opens} · closed to orders',
   status: {
     draft: 'Draft',
     open: 'Open',
@@ -22,7 +26,7 @@ export const fundingEnglish = {
   },
   actions: {
     open: 'Open to orders',
-    close: 'Close',
+    close: 'Close round',
     cancel: 'Cancel round',
     edit: 'Edit',
     order: 'New order',
@@ -77,6 +81,7 @@ export const fundingEnglish = {
     round_title: 'Orders of this round',
     empty: 'No token orders yet',
     empty_hint: 'Investors’ orders show here once a round is open to orders.',
+    empty_ended: 'No orders were placed in this round.',
     investor: 'Investor',
     round: 'Round',
     tokens: 'Tokens',
@@ -105,6 +110,23 @@ export const fundingEnglish = {
       cancelled: 'Cancelled',
       refunded: 'Refunded',
     },
+  },
+  confirm: {
+    open_title: 'Open %{name} to orders?',
+    open_content:
+      'Investors can then order its tokens until %{closes}, and its terms can no longer be edited.',
+    close_title: 'Close %{name}?',
+    close_content: 'No new orders can be placed in it, and a closed round cannot be reopened.',
+    cancel_title: 'Cancel %{name}?',
+    cancel_content:
+      'The round is called off: no orders can be placed in it. This cannot be undone.',
+    awaiting:
+      'An order awaits payment in this round: cancel it first |||| %{smart_count} orders await payment in this round: cancel them first',
+    order_cancel_title: 'Cancel this order of %{tokens} tokens?',
+    order_cancel_content: 'Its tokens go back to the round. This cannot be undone.',
+    order_refund_title: 'Refund %{amount} to the investor?',
+    order_refund_content:
+      'The money goes back to the investor and the tokens go back to the round. This cannot be undone.',
   },
   cap_table: 'Holders are on the cap table',
 };

@@ -14,8 +14,12 @@ export const fundingTurkish: FundingMessages = {
   percent: '%{percent} tamamlandı',
   days_left: '%{smart_count} gün kaldı |||| %{smart_count} gün kaldı',
   tokens: '%{offered} tokenin %{purchased} adedi satın alındı · %{available} mevcut',
+  tokens_reserved:
+    '%{offered} tokenin %{purchased} adedi satın alındı · %{reserved} adedi ödeme bekleyen siparişlerde · %{available} mevcut',
+  tokens_final: '%{offered} tokenin %{purchased} adedi satın alındı',
   price: 'Token fiyatı %{price}',
   window: 'Açılış %{opens} · kapanış %{closes}',
+  window_closed: 'Açılış %{opens} · siparişlere kapandı',
   status: {
     draft: 'Taslak',
     open: 'Açık',
@@ -24,7 +28,7 @@ export const fundingTurkish: FundingMessages = {
   },
   actions: {
     open: 'Siparişlere aç',
-    close: 'Kapat',
+    close: 'Turu kapat',
     cancel: 'Turu iptal et',
     edit: 'Düzenle',
     order: 'Yeni sipariş',
@@ -79,6 +83,7 @@ export const fundingTurkish: FundingMessages = {
     round_title: 'Bu turun siparişleri',
     empty: 'Henüz token siparişi yok',
     empty_hint: 'Bir tur siparişlere açıldığında yatırımcıların siparişleri burada görünür.',
+    empty_ended: 'Bu turda hiç sipariş verilmedi.',
     investor: 'Yatırımcı',
     round: 'Tur',
     tokens: 'Token',
@@ -107,6 +112,21 @@ export const fundingTurkish: FundingMessages = {
       cancelled: 'İptal edildi',
       refunded: 'İade edildi',
     },
+  },
+  confirm: {
+    open_title: '%{name} siparişlere açılsın mı?',
+    open_content:
+      'Yatırımcılar %{closes} tarihine kadar token sipariş edebilir ve turun koşulları artık düzenlenemez.',
+    close_title: '%{name} kapatılsın mı?',
+    close_content: 'Tura yeni sipariş verilemez ve kapanan bir tur yeniden açılamaz.',
+    cancel_title: '%{name} iptal edilsin mi?',
+    cancel_content: 'Tur iptal edilir ve sipariş alamaz. Bu işlem geri alınamaz.',
+    awaiting:
+      'Bu turda ödeme bekleyen bir sipariş var: önce onu iptal edin |||| Bu turda ödeme bekleyen %{smart_count} sipariş var: önce onları iptal edin',
+    order_cancel_title: '%{tokens} tokenlik bu sipariş iptal edilsin mi?',
+    order_cancel_content: 'Tokenleri tura geri döner. Bu işlem geri alınamaz.',
+    order_refund_title: '%{amount} yatırımcıya iade edilsin mi?',
+    order_refund_content: 'Para yatırımcıya, tokenler tura geri döner. Bu işlem geri alınamaz.',
   },
   cap_table: 'Hissedarlar hisse tablosunda',
 };

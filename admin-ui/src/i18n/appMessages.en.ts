@@ -168,6 +168,9 @@ export const appEnglish = {
     unreachable: "The portal's server cannot be reached. Check your connection and try again.",
     retry: 'Try again',
   },
+  confirm: {
+    back: 'Go back',
+  },
   empty: {
     customers: 'No customers yet',
     transactions: 'No transactions yet',

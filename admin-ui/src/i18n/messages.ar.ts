@@ -162,6 +162,9 @@ const app: AppMessages = {
     retry: 'إعادة المحاولة',
     refused: 'هذه الصفحة غير متاحة لحسابك',
   },
+  confirm: {
+    back: 'رجوع',
+  },
   empty: {
     customers: 'لا يوجد عملاء بعد',
     transactions: 'لا توجد معاملات بعد',

@@ -169,6 +169,9 @@ const app: AppMessages = {
     retry: 'Tekrar dene',
     refused: 'Bu sayfa hesabınıza açık değil',
   },
+  confirm: {
+    back: 'Geri dön',
+  },
   empty: {
     customers: 'Henüz müşteri yok',
     transactions: 'Henüz işlem yok',

@@ -129,11 +129,31 @@ describe('an open round offering 10 tokens', () => {
       .when({ type: 'SellTokens', data: { ...acting, orderId: 'o1' } })
       .then([]);
   });
-  it('cannot be cancelled with orders outstanding', () =>
+  it('cannot be cancelled while an order awaits payment: cancel it first', () =>
     spec
       .given([created, opened, reserved('o1', 'cu-1', 3)])
       .when({ type: 'CancelRound', data: acting })
-      .thenThrows({ status: 409 }));
+      .thenThrows({
+        status: 409,
+        message: 'An order of this round awaits payment: cancel it first',
+      }));
+  it('cannot be cancelled once tokens are paid for: close it instead', () =>
+    spec
+      .given([
+        created,
+        opened,
+        reserved('o1', 'cu-1', 3),
+        reserved('o2', 'cu-2', 2),
+        {
+          type: 'RoundTokensSold',
+          data: { ...ids, orderId: 'o1', tokens: 3, amountCents: 300, soldAt: at },
+        },
+      ])
+      .when({ type: 'CancelRound', data: acting })
+      .thenThrows({
+        status: 409,
+        message: 'An order of this round is paid for: close the round instead',
+      }));
   it('takes no order once past its close', () =>
     spec
       .given([created, opened])

@@ -173,10 +173,22 @@ export function decideRound(command: RoundCommand, state: Round): FundingRoundEv
     case 'CancelRound': {
       if (round.status === 'cancelled') return [];
       if (round.status === 'closed') throw conflict(stateMessage(round, 'cancelled'));
-      const outstanding = Object.values(round.reservations).filter((r) => r.state !== 'released');
-      if (outstanding.length > 0) {
+      const orders = Object.values(round.reservations);
+      const paid = orders.filter((r) => r.state === 'sold').length;
+      // Paid tokens may already be with the investor: such a round can only be closed.
+      if (paid > 0) {
         throw conflict(
-          `The round has ${outstanding.length} orders outstanding: cancel or refund them first`,
+          paid === 1
+            ? 'An order of this round is paid for: close the round instead'
+            : `${paid} orders of this round are paid for: close the round instead`,
+        );
+      }
+      const awaiting = orders.filter((r) => r.state === 'reserved').length;
+      if (awaiting > 0) {
+        throw conflict(
+          awaiting === 1
+            ? 'An order of this round awaits payment: cancel it first'
+            : `${awaiting} orders of this round await payment: cancel them first`,
         );
       }
       return [
