@@ -63,13 +63,13 @@ function ListActions() {
 
 /** The exact count of every matching e-transfer (not just this page), or why the list failed. */
 function NoEtransfers({ view }: { view: EtransferView }) {
-  const unmatched = view === 'unmatched';
+  const all = view === 'all';
   return (
     <ListEmpty
       icon={SwapHoriz}
-      empty={unmatched ? 'app.etransfers.empty_unmatched' : 'app.etransfers.empty'}
+      empty={all ? 'app.etransfers.empty' : `app.etransfers.empty_${view}`}
       noMatch="app.etransfers.no_match"
-      hint={unmatched ? undefined : 'app.etransfers.empty_hint'}
+      hint={all ? 'app.etransfers.empty_hint' : undefined}
     />
   );
 }

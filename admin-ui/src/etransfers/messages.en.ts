@@ -48,6 +48,9 @@ export const etransfersEnglish = {
   empty: 'No e-transfers yet',
   empty_hint:
     'Request money from a customer or send a payout; incoming e-transfers appear here too.',
+  empty_requested: 'No money requests awaiting payment',
+  empty_deposited: 'No money received by e-transfer yet',
+  empty_sent: 'No payouts yet',
   empty_unmatched: 'Nothing to match: every incoming e-transfer found its customer',
   no_match: 'No e-transfers match these filters',
   load_failed: 'The e-transfers could not be loaded: %{message}',

@@ -50,6 +50,9 @@ export const etransfersTurkish: typeof etransfersEnglish = {
   empty: 'Henüz e-transfer yok',
   empty_hint:
     'Bir müşteriden para isteyin veya ödeme gönderin; gelen e-transferler de burada görünür.',
+  empty_requested: 'Ödeme bekleyen para talebi yok',
+  empty_deposited: 'Henüz e-transferle para alınmadı',
+  empty_sent: 'Henüz ödeme gönderilmedi',
   empty_unmatched: 'Eşleştirilecek bir şey yok: her gelen e-transfer müşterisini buldu',
   no_match: 'Bu filtrelere uyan e-transfer yok',
   load_failed: 'E-transferler yüklenemedi: %{message}',

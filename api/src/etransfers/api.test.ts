@@ -205,6 +205,25 @@ describe('incoming e-transfers', () => {
   });
 });
 
+describe('the views', () => {
+  it('Requested holds the money requests awaiting payment, Sent the payouts', async () => {
+    const company = await h.companyWithCustomer();
+    await h.fund(company, 5000);
+    const waiting = await requested(company, 700);
+    const paid = await requested(company, 800);
+    expect((await post(company, `/api/etransfers/${paid.id}/simulator/deposit`)).status).toBe(202);
+    const payout = await jsonOf<EtransferResource>(await paidOut(company, 900));
+    await h.settle();
+    const ids = async (view: string) => (await list(company, view)).rows.map((row) => row.id);
+    // The provider has the request at once: it is `sent`, and still waits for the customer.
+    expect(waiting.status).toBe('sent');
+    expect(await ids('requested')).toEqual([waiting.id]);
+    expect(await ids('sent')).toEqual([payout.id]);
+    expect(await ids('deposited')).toContain(paid.id);
+    expect(await ids('deposited')).not.toContain(waiting.id);
+  });
+});
+
 describe('payouts', () => {
   it('debits the balance, is sent; more than the balance is 409 naming amountCents', async () => {
     const company = await h.companyWithCustomer();

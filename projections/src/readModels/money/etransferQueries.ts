@@ -26,6 +26,19 @@ export type EtransferSortField = keyof typeof etransferSortFields;
 export const etransferViews = ['all', 'requested', 'deposited', 'sent', 'unmatched'] as const;
 export type EtransferView = (typeof etransferViews)[number];
 
+/**
+ * What each view holds: money requests still waiting for the customer (a request is `sent` as
+ * soon as the provider has it), money received, payouts whatever became of them, and incoming
+ * transfers no customer was found for.
+ */
+const viewConditions: Record<EtransferView, string | undefined> = {
+  all: undefined,
+  requested: `kind = 'request' AND status IN ('requested', 'sent')`,
+  deposited: `status = 'deposited'`,
+  sent: `kind = 'payout'`,
+  unmatched: `kind = 'incoming' AND customer_id IS NULL`,
+};
+
 export interface EtransferFilter {
   view?: EtransferView;
   status?: readonly EtransferStatus[];
@@ -57,11 +70,8 @@ export async function listEtransfers(
 ): Promise<{ rows: EtransferListRow[]; total: number }> {
   const { filter } = query;
   const where = whereBuilder(query.companyId);
-  if (filter.view === 'unmatched') {
-    where.add(() => `kind = 'incoming' AND customer_id IS NULL`);
-  } else if (filter.view && filter.view !== 'all') {
-    where.add((p) => `status = ${p}`, filter.view);
-  }
+  const view = filter.view && viewConditions[filter.view];
+  if (view) where.add(() => view);
   if (filter.status) where.add((p) => `status = ANY(${p})`, filter.status);
   if (filter.kind) where.add((p) => `kind = ANY(${p})`, filter.kind);
   if (filter.customerId) where.add((p) => `customer_id = ${p}`, filter.customerId);
