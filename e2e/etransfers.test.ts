@@ -385,6 +385,13 @@ describeInBrowser('e-transfers', (suite) => {
       .poll(() => drawer.getByTestId('etransfer-status').textContent(), eventually)
       .toBe('İptal edildi');
     expect(await drawer.getByRole('button', { name: texts.simulateDeposit }).count()).toBe(0);
+    // No money moved: the amount is struck through, unsigned, and its end is not "completed".
+    const amount = drawer.getByTestId('etransfer-amount');
+    await expect
+      .poll(() => amount.evaluate((element) => getComputedStyle(element).textDecorationLine))
+      .toBe('line-through');
+    expect(await amount.textContent()).not.toMatch(/^[+-]/);
+    expect(await drawer.getByText('Tamamlandı', { exact: true }).count()).toBe(0);
     await checkScreen(page);
     await context.close();
   }, 120_000);

@@ -23,7 +23,14 @@ import { isolatedCents } from '../payments/money';
 import { refreshBalance } from '../payments/settle';
 import { EtransferStatusChip } from './EtransferStatusChip';
 import { cancelEtransfer, type Etransfer, fetchEtransfer, simulateAnswer } from './etransferApi';
-import { canSimulateAnswer, isOpenRequest, isUnmatched, signedCents } from './etransferLogic';
+import {
+  canSimulateAnswer,
+  endedWithoutMoney,
+  isOpenRequest,
+  isUnmatched,
+  movedMoney,
+  signedCents,
+} from './etransferLogic';
 import { MatchDialog } from './MatchDialog';
 import { changedEtransfer, useEtransferSandbox } from './useEtransferSandbox';
 
@@ -71,7 +78,14 @@ export function EtransferDetails({ etransfer }: { etransfer: Etransfer }) {
         </Detail>
       )}
       {etransfer.completedAt && (
-        <Detail label={field('completed_at')}>
+        // When it ended: "Completed" only where money moved; otherwise how it ended.
+        <Detail
+          label={
+            movedMoney(etransfer)
+              ? field('completed_at')
+              : `app.etransfers.status.${etransfer.status}`
+          }
+        >
           <DateTime iso={etransfer.completedAt} />
         </Detail>
       )}
@@ -291,9 +305,27 @@ export function EtransferDrawer({
             <Close />
           </IconButton>
         </Box>
-        <Typography variant="h4" component="p" sx={{ fontWeight: 600, my: 1 }}>
-          <Money cents={signedCents(shown)} signed />
-        </Typography>
+        {endedWithoutMoney(shown) ? (
+          // Nothing moved: the amount it was for, struck through, as Transactions shows it.
+          <Typography
+            variant="h4"
+            component="p"
+            color="text.secondary"
+            sx={{ fontWeight: 600, my: 1, textDecoration: 'line-through' }}
+            data-testid="etransfer-amount"
+          >
+            <Money cents={shown.amountCents} />
+          </Typography>
+        ) : (
+          <Typography
+            variant="h4"
+            component="p"
+            sx={{ fontWeight: 600, my: 1 }}
+            data-testid="etransfer-amount"
+          >
+            <Money cents={signedCents(shown)} signed />
+          </Typography>
+        )}
         <EtransferStatusChip status={shown.status} />
         {shown.failureReason && (
           <Alert severity="error" sx={{ mt: 1 }}>

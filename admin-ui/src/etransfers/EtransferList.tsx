@@ -24,7 +24,13 @@ import { DateTime, Money } from '../payments/Money';
 import { EtransferButtons } from './EtransferButtons';
 import { EtransferStatusChip } from './EtransferStatusChip';
 import { type Etransfer, etransferKinds, etransferStatuses } from './etransferApi';
-import { type EtransferView, etransferViews, isEtransferView, signedCents } from './etransferLogic';
+import {
+  type EtransferView,
+  etransferViews,
+  isEtransferView,
+  movedMoney,
+  signedCents,
+} from './etransferLogic';
 
 const EtransferDrawer = lazy(() =>
   import('./EtransferDrawer').then((module) => ({ default: module.EtransferDrawer })),
@@ -75,12 +81,10 @@ function NoEtransfers({ view }: { view: EtransferView }) {
 }
 
 function Amount({ record }: { record: Etransfer }) {
-  const moved =
-    record.status === 'deposited' || (record.kind === 'payout' && record.status === 'sent');
   return (
     <Box
       component="span"
-      sx={{ fontWeight: 600, color: moved ? 'text.primary' : 'text.secondary' }}
+      sx={{ fontWeight: 600, color: movedMoney(record) ? 'text.primary' : 'text.secondary' }}
     >
       <Money cents={signedCents(record)} />
     </Box>

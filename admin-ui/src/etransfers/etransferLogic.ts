@@ -32,6 +32,17 @@ export const isOpenRequest = (row: Pick<Etransfer, 'kind' | 'status'>) =>
 export const canSimulateAnswer = (row: Pick<Etransfer, 'kind' | 'status'>) =>
   row.kind === 'request' && row.status === 'sent';
 
+/** Money that reached the company, or left it: a deposit, or a payout the recipient got. */
+export const movedMoney = (row: Pick<Etransfer, 'kind' | 'status'>) =>
+  row.status === 'deposited' || (row.kind === 'payout' && row.status === 'sent');
+
+/** Ended with no money moved: declined, cancelled, expired or failed. */
+export const endedWithoutMoney = (row: Pick<Etransfer, 'status'>) =>
+  row.status === 'declined' ||
+  row.status === 'cancelled' ||
+  row.status === 'expired' ||
+  row.status === 'failed';
+
 /** Money in counts up, a payout counts down: the amount as it moves the balance. */
 export function signedCents(row: Pick<Etransfer, 'kind' | 'amountCents'>): number {
   return row.kind === 'payout' ? -row.amountCents : row.amountCents;
