@@ -78,6 +78,28 @@ const namesItself = (page: Page) =>
     );
   });
 
+/** Names MUI and react-admin give controls in English whatever the language, if not told. */
+const englishDefaults = [
+  'Go to next page',
+  'Go to previous page',
+  'Go to first page',
+  'Go to last page',
+  'pagination navigation',
+  'Open',
+  'Close',
+  'Clear',
+];
+
+/** Controls a screen reader would name in English in a Turkish or Arabic page. */
+const englishNames = (page: Page) =>
+  page.evaluate(
+    (english) =>
+      [...document.querySelectorAll('[aria-label], [title]')]
+        .flatMap((element) => [element.getAttribute('aria-label'), element.getAttribute('title')])
+        .filter((name): name is string => name !== null && english.includes(name)),
+    englishDefaults,
+  );
+
 /** Checks the screen at `path` and adds what is wrong to `findings`. */
 async function check(
   page: Page,
@@ -85,6 +107,7 @@ async function check(
   withAxe: boolean,
   signedIn: boolean,
   findings: Finding[],
+  language: (typeof languages)[number],
 ) {
   // A record's name (a customer's page) titles the screen once the record has loaded.
   const untitled = async () => {
@@ -114,6 +137,9 @@ async function check(
     for (const what of scrolling) findings.push({ where, what: `inner scroll: ${what}` });
   }
   for (const what of await rawPlaceholders(page)) findings.push({ where, what: `raw: ${what}` });
+  if (language !== 'en')
+    for (const what of new Set(await englishNames(page)))
+      findings.push({ where, what: `named in English: ${what}` });
   if (!withAxe) return;
   let violations = await axeViolations(page);
   // A transition caught half way (a fade, a refetch after a live update) is not a contrast
@@ -177,6 +203,7 @@ async function walk(
             withAxe,
             token !== undefined,
             findings,
+            language,
           );
         }
         await page.setViewportSize(widths[0]);

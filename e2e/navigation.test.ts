@@ -115,6 +115,23 @@ describeInBrowser('navigation', (suite) => {
     await context.close();
   });
 
+  it('finds a Turkish page by what is typed, whatever its case, i or accents, and names its buttons in Turkish', async () => {
+    const company = await suite.portal.registerCompany();
+    await suite.portal.verify(company);
+    const { context, page } = await freshPage(suite.browser);
+    await seedStorage(page, suite.portal, { [tokenKey]: company.token, locale: 'tr' });
+    await open(page, suite.portal, '/customers/all');
+    const box = page.getByRole('combobox', { name: 'Gezinmede ara' });
+    for (const typed of ['işlem', 'İŞLEM', 'islem']) {
+      await box.fill(typed);
+      await visible(page.getByRole('option', { name: 'İşlemler' }));
+    }
+    // MUI names the box's open button "Open" unless told.
+    expect(await page.getByRole('button', { name: 'Open', exact: true }).count()).toBe(0);
+    expect(await page.getByRole('button', { name: 'Kapat', exact: true }).count()).toBe(1);
+    await context.close();
+  });
+
   it('names the terminals in the sidebar picker as the company named them', async () => {
     const company = await suite.portal.registerCompany();
     for (const [name, deviceId] of [

@@ -168,6 +168,13 @@ export const appEnglish = {
     unreachable: "The portal's server cannot be reached. Check your connection and try again.",
     retry: 'Try again',
   },
+  pagination: 'Pages',
+  autocomplete: {
+    open: 'Open',
+    close: 'Close',
+    clear: 'Clear',
+    loading: 'Loading…',
+  },
   confirm: {
     back: 'Go back',
   },

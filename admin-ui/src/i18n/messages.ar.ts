@@ -162,6 +162,13 @@ const app: AppMessages = {
     retry: 'إعادة المحاولة',
     refused: 'هذه الصفحة غير متاحة لحسابك',
   },
+  pagination: 'الصفحات',
+  autocomplete: {
+    open: 'فتح',
+    close: 'إغلاق',
+    clear: 'مسح',
+    loading: 'جارٍ التحميل…',
+  },
   confirm: {
     back: 'رجوع',
   },

@@ -169,6 +169,13 @@ const app: AppMessages = {
     retry: 'Tekrar dene',
     refused: 'Bu sayfa hesabınıza açık değil',
   },
+  pagination: 'Sayfalar',
+  autocomplete: {
+    open: 'Aç',
+    close: 'Kapat',
+    clear: 'Temizle',
+    loading: 'Yükleniyor…',
+  },
   confirm: {
     back: 'Geri dön',
   },

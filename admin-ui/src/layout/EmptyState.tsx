@@ -1,9 +1,9 @@
 import type { SvgIconComponent } from '@mui/icons-material';
 import CloudOff from '@mui/icons-material/CloudOff';
 import Refresh from '@mui/icons-material/Refresh';
-import { Box, Button, Typography } from '@mui/material';
-import type { ReactNode } from 'react';
-import { Pagination, useListContext, useTranslate } from 'react-admin';
+import { Box, Button, type TablePaginationProps, Typography } from '@mui/material';
+import type { ComponentProps, ReactNode } from 'react';
+import { Pagination, PaginationActions, useListContext, useTranslate } from 'react-admin';
 
 /** A designed empty state: the screen's icon, what is missing, and how it comes to be there. */
 export function EmptyState({
@@ -80,10 +80,25 @@ export function ListEmpty({
   );
 }
 
-/** The list's pages, except when it failed to load: a page count of nothing would mislead. */
+/**
+ * The list's pages, except when it failed to load: a page count of nothing would mislead.
+ * react-admin names the phone's arrows and the pages' navigation only in English: both are
+ * named here in the reader's language.
+ */
 function PagesUnlessFailed() {
-  const { error } = useListContext();
-  return error ? null : <Pagination />;
+  const { error, total } = useListContext();
+  const translate = useTranslate();
+  if (error) return null;
+  // Handed on to MUI's TablePagination, which react-admin's props type does not list.
+  const arrows: Pick<TablePaginationProps, 'getItemAriaLabel'> = {
+    getItemAriaLabel: (type) => translate(`ra.navigation.${type}`),
+  };
+  return <Pagination {...arrows} actions={total == null ? undefined : NamedPaginationActions} />;
+}
+
+function NamedPaginationActions(props: ComponentProps<typeof PaginationActions>) {
+  const translate = useTranslate();
+  return <PaginationActions {...props} aria-label={translate('app.pagination')} />;
 }
 
 /**

@@ -3,6 +3,8 @@ import { Autocomplete, InputAdornment, TextField } from '@mui/material';
 import { useMemo, useState } from 'react';
 import { useTranslate } from 'react-admin';
 import { useNavigate } from 'react-router-dom';
+import { useAutocompleteTexts } from '../i18n/autocompleteTexts';
+import { foldForSearch } from '../i18n/searchFold';
 import { visibleNavigation } from '../navigation/navigation';
 import { useSessionUser } from '../session/sessionStore';
 
@@ -43,11 +45,12 @@ export function NavigationAutocomplete({
       getOptionLabel={(option) => option.title}
       getOptionKey={(option) => option.id}
       filterOptions={(options, { inputValue }) => {
-        const query = inputValue.trim().toLocaleLowerCase();
+        const query = foldForSearch(inputValue.trim());
         return options
-          .filter((option) => option.title.toLocaleLowerCase().includes(query))
+          .filter((option) => foldForSearch(option.title).includes(query))
           .slice(0, maxSuggestions);
       }}
+      {...useAutocompleteTexts()}
       noOptionsText={translate('app.search.no_results')}
       onChange={(_event, option) => {
         if (option) navigate(option.url);

@@ -1,4 +1,5 @@
-import { AutocompleteInput, type AutocompleteInputProps, ReferenceInput } from 'react-admin';
+import { type AutocompleteInputProps, ReferenceInput } from 'react-admin';
+import { TranslatedAutocompleteInput } from '../i18n/autocompleteTexts';
 import { pickerQueryOptions } from '../live/liveResources';
 
 export interface NamedCustomer {
@@ -24,7 +25,7 @@ export const customerFilter = (label: string) => (
     label={label}
     queryOptions={pickerQueryOptions}
   >
-    <AutocompleteInput
+    <TranslatedAutocompleteInput
       label={label}
       optionText={customerDisplayName}
       filterToQuery={(q: string) => ({ q })}
@@ -47,7 +48,7 @@ export function CustomerPicker(
       sort={{ field: 'name', order: 'ASC' }}
       queryOptions={pickerQueryOptions}
     >
-      <AutocompleteInput
+      <TranslatedAutocompleteInput
         optionText={customerDisplayName}
         filterToQuery={(q: string) => ({ q })}
         helperText={false}

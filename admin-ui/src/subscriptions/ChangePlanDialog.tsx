@@ -1,14 +1,8 @@
 import { Button, DialogContent, Typography } from '@mui/material';
-import {
-  AutocompleteInput,
-  Form,
-  useGetList,
-  useLocaleState,
-  useNotify,
-  useTranslate,
-} from 'react-admin';
+import { Form, useGetList, useLocaleState, useNotify, useTranslate } from 'react-admin';
 import { useFormState } from 'react-hook-form';
 import { Actions, FormDialog, formErrors, required } from '../etransfers/formParts';
+import { TranslatedAutocompleteInput } from '../i18n/autocompleteTexts';
 import { Detail } from '../lists/Detail';
 import { pickerQueryOptions } from '../live/liveResources';
 import { DateTime, Money } from '../payments/Money';
@@ -78,7 +72,7 @@ export function ChangePlanDialog({
             <bdi>{subscription.planName}</bdi> · <Money cents={subscription.amountCents} /> ·{' '}
             <Interval interval={subscription.interval} count={subscription.intervalCount} />
           </Detail>
-          <AutocompleteInput
+          <TranslatedAutocompleteInput
             source="planId"
             label={label('new_plan')}
             choices={choices}

@@ -1,5 +1,5 @@
 import { Button, DialogContent } from '@mui/material';
-import { AutocompleteInput, Form, ReferenceInput, useNotify, useTranslate } from 'react-admin';
+import { Form, ReferenceInput, useNotify, useTranslate } from 'react-admin';
 import { useFormState } from 'react-hook-form';
 import { DateInput } from '../dates/DateInput';
 import {
@@ -11,6 +11,7 @@ import {
   required,
   trimmed,
 } from '../etransfers/formParts';
+import { TranslatedAutocompleteInput } from '../i18n/autocompleteTexts';
 import { pickerQueryOptions } from '../live/liveResources';
 import { CollectionMethodInput } from '../paymentMethods/CardOnFileInput';
 import { useIdempotencyKey } from '../session/idempotencyKey';
@@ -99,7 +100,7 @@ export function SubscribeDialog({
             sort={{ field: 'name', order: 'ASC' }}
             queryOptions={pickerQueryOptions}
           >
-            <AutocompleteInput
+            <TranslatedAutocompleteInput
               label="app.subscriptions.fields.plan"
               optionText={planText}
               filterToQuery={(q: string) => ({ q })}

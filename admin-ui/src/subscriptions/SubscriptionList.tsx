@@ -3,7 +3,6 @@ import { Box, Typography, useMediaQuery } from '@mui/material';
 import type { Theme } from '@mui/material/styles';
 import { lazy, Suspense, useState } from 'react';
 import {
-  AutocompleteInput,
   Datagrid,
   FilterButton,
   FunctionField,
@@ -16,6 +15,7 @@ import {
   useTranslate,
 } from 'react-admin';
 import { Navigate, useParams } from 'react-router-dom';
+import { TranslatedAutocompleteInput } from '../i18n/autocompleteTexts';
 import { ListEmpty, listFailureProps } from '../layout/EmptyState';
 import { PhoneTitle } from '../layout/PhoneTitle';
 import { customerFilter } from '../lists/customerFilter';
@@ -59,7 +59,7 @@ function useFilters() {
       sort={{ field: 'name', order: 'ASC' }}
       queryOptions={pickerQueryOptions}
     >
-      <AutocompleteInput
+      <TranslatedAutocompleteInput
         label={field('plan')}
         optionText="name"
         filterToQuery={(q: string) => ({ q })}
