@@ -127,6 +127,7 @@ describe('GET /api/transactions', () => {
     });
     expect(dates.rows.map((row) => row.id)).toEqual([big.paymentId]);
     expect((await list({ filter: { q: 'lovelace' } })).range).toBe('transactions 0-1/2');
+    expect((await list({ filter: { q: 'ADA LOVELACE' } })).range).toBe('transactions 0-1/2');
     expect((await list({ filter: { q: small.paymentId.slice(0, 16) } })).rows).toHaveLength(1);
     const sorted = await list({ sort: ['amountCents', 'ASC'], range: [1, 2] });
     expect(sorted.rows.map((row) => row.amountCents)).toEqual([2_345, 12_345]);

@@ -156,6 +156,26 @@ describe('customers read model', () => {
     ]);
   });
 
+  it('finds a Turkish name whatever the case or i typed, and takes a search as text, not a pattern', async () => {
+    await db.apply(
+      customersProjection,
+      recorded(
+        [
+          added('co-t', 't1', { name: 'İpek', lastName: 'Işık', email: 'ipek@x.test' }),
+          added('co-t', 't2', { name: 'Ali', lastName: 'Kaya', email: 'a.k@x.test' }),
+        ],
+        700n,
+      ),
+    );
+    const found = async (q: string) =>
+      (await list('co-t', { filter: { q } })).rows.map((row) => row.id);
+    for (const typed of ['İpek', 'ipek', 'IPEK', 'Işık', 'ışık', 'IŞIK', 'işık', 'ipek ışık'])
+      expect(await found(typed)).toEqual(['t1']);
+    expect(await found('a.k@')).toEqual(['t2']);
+    expect(await found('a*k')).toEqual([]);
+    expect(await found('(')).toEqual([]);
+  });
+
   it('sorts customers without a name last in both directions, by their email', async () => {
     await db.apply(
       customersProjection,

@@ -2,6 +2,7 @@ import type { InvestorStatus, LeadStatus } from '@issuer/events';
 import { namedStatements } from '@issuer/eventstore/namedStatements';
 import type { Pool, PoolClient } from 'pg';
 import { isoText } from '../isoText';
+import { nameMatch, searchWords } from '../searchWords';
 import {
   type CustomerRow,
   customerColumns,
@@ -272,7 +273,8 @@ export function customerWhere(companyId: string, filter: CustomerFilter): Where 
     conditions.push(condition(`$${params.length}`));
   };
   for (const word of searchWords(filter.q)) {
-    add((p) => `search LIKE ${p}`, `%${word.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
+    const { operator, value } = nameMatch(word);
+    add((p) => `search ${operator} ${p}`, value);
   }
   if (filter.starred !== undefined) add((p) => `starred = ${p}`, filter.starred);
   if (filter.investorStatus) add((p) => `investor_status = ANY(${p})`, filter.investorStatus);
@@ -281,8 +283,6 @@ export function customerWhere(companyId: string, filter: CustomerFilter): Where 
   if (filter.id) add((p) => `customer_id = ANY(${p})`, filter.id);
   return { sql: conditions.join(' AND '), params };
 }
-
-const searchWords = (q: string | undefined) => q?.toLowerCase().split(/\s+/).filter(Boolean) ?? [];
 
 interface CountedTotal {
   /** A scalar subquery for the total, its parameters numbered after the first `offset`. */

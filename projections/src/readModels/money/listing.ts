@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Pool, PoolClient } from 'pg';
+import { escapeLike, likePattern, nameMatch, searchWords } from '../searchWords';
 
 export type Queryable = Pool | PoolClient;
 
@@ -26,11 +27,7 @@ export function whereBuilder(companyId: string) {
   };
 }
 
-export const searchWords = (q: string | undefined) =>
-  q?.toLowerCase().split(/\s+/).filter(Boolean) ?? [];
-
-const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
-export const likePattern = (word: string) => `%${escapeLike(word)}%`;
+export { likePattern, searchWords } from '../searchWords';
 
 /** One word of a search: the customers whose name holds it, and what else a row may match. */
 export interface SearchWord {
@@ -51,11 +48,12 @@ export function addMoneySearch(
 ): SearchWord[] {
   const words: SearchWord[] = [];
   for (const word of searchWords(q)) {
+    const name = nameMatch(word);
     where.add(
-      (anywhere, prefix) => {
+      (anywhere, prefix, named) => {
         const searched = {
           customers: `SELECT customer_id FROM money_customer_names
-           WHERE company_id = $1 AND lower(first_name || ' ' || last_name) LIKE ${anywhere}`,
+           WHERE company_id = $1 AND lower(first_name || ' ' || last_name) ${name.operator} ${named}`,
           other: `lower(description) LIKE ${anywhere} OR payment_id LIKE ${prefix}`,
         };
         words.push(searched);
@@ -63,6 +61,7 @@ export function addMoneySearch(
       },
       likePattern(word),
       `${escapeLike(word)}%`,
+      name.value,
     );
   }
   return words;
