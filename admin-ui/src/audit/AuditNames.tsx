@@ -39,9 +39,14 @@ export function EventAndAmount({
 }
 
 /** Who acted: the user's name, or "System" for the processor, a timer or a simulator. */
-export function Actor({ entry }: { entry: Pick<AuditEntry, 'actorId' | 'actorName'> }) {
+export function Actor({
+  entry,
+}: {
+  entry: Pick<AuditEntry, 'actorId' | 'actorName' | 'actorIsOperator'>;
+}) {
   const translate = useTranslate();
   if (entry.actorId === 'system') return <>{translate('app.audit.system')}</>;
+  if (entry.actorIsOperator) return <>{translate('app.audit.operator')}</>;
   return <bdi>{entry.actorName ?? entry.actorId}</bdi>;
 }
 

@@ -7,6 +7,8 @@ export interface AuditEntry {
   occurredAt: string;
   actorId: string;
   actorName: string | null;
+  /** The platform operator acted (verified the company, say): shown by role, not by name. */
+  actorIsOperator: boolean;
   eventType: string;
   resource: string;
   recordId: string;

@@ -11,6 +11,7 @@ export const auditArabic: typeof auditEnglish = {
   export: 'تصدير CSV',
   export_failed: 'فشل التصدير: حاول مرة أخرى',
   system: 'النظام',
+  operator: 'مشغّل المنصة',
   system_reasons: {
     tokenOrder: 'طلب الرموز %{id}',
     signatureRequest: 'طلب التوقيع %{id}',

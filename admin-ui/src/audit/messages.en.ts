@@ -9,6 +9,7 @@ export const auditEnglish = {
   export: 'Export CSV',
   export_failed: 'The export failed: try again',
   system: 'System',
+  operator: 'Platform operator',
   system_reasons: {
     tokenOrder: 'Token order %{id}',
     signatureRequest: 'Signature request %{id}',

@@ -11,6 +11,7 @@ export const auditTurkish: typeof auditEnglish = {
   export: 'CSV dışa aktar',
   export_failed: 'Dışa aktarma başarısız: yeniden deneyin',
   system: 'Sistem',
+  operator: 'Platform operatörü',
   system_reasons: {
     tokenOrder: 'Token siparişi %{id}',
     signatureRequest: 'İmza talebi %{id}',

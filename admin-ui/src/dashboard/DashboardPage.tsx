@@ -26,6 +26,7 @@ import {
   Typography,
 } from '@mui/material';
 import { LineChart } from '@mui/x-charts/LineChart';
+import type { AxisValueFormatterContext } from '@mui/x-charts/models';
 import { PieChart } from '@mui/x-charts/PieChart';
 import { useQuery } from '@tanstack/react-query';
 import { type ReactNode, useState } from 'react';
@@ -400,7 +401,14 @@ function FundingProgress({ data, t }: { data: Dashboard; t: Translate }) {
                 min: 0,
                 max: ticks.at(-1),
                 tickInterval: ticks,
-                valueFormatter: (value: number) => value.toLocaleString(locale),
+                // Ticks short ("120K"), so they fit the axis; the tooltip says the whole amount.
+                valueFormatter: (value: number, context: AxisValueFormatterContext) =>
+                  value.toLocaleString(
+                    locale,
+                    context.location === 'tick'
+                      ? { notation: 'compact', maximumFractionDigits: 1 }
+                      : undefined,
+                  ),
               },
             ]}
             series={[{ data: points.map((point) => point.raised), area: true, showMark: false }]}

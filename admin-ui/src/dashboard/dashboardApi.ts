@@ -33,6 +33,7 @@ export interface Dashboard {
         at: string;
         actorId: string;
         actorName: string | null;
+        actorIsOperator: boolean;
         eventType: string;
         resource: string;
         recordId: string;

@@ -53,7 +53,14 @@ describe('GET /api/audit', () => {
     expect(totalOf(range)).toBe(rows.length);
     const added = rows.filter((row) => row.eventType === 'CustomerAdded');
     expect(added.map((row) => row.recordId).sort()).toEqual([ada, grace].sort());
-    expect(added[0]).toMatchObject({ actorId: a.userId, resource: 'customers' });
+    expect(added[0]).toMatchObject({
+      actorId: a.userId,
+      actorIsOperator: false,
+      resource: 'customers',
+    });
+    // The operator verified the company: screens name the role, in the reader's language.
+    const verified = rows.find((row) => row.eventType === 'CompanyVerified');
+    expect(verified).toMatchObject({ actorIsOperator: true, actorName: 'Platform operator' });
     expect(rows.map((row) => Number(row.id))).toEqual(
       rows.map((row) => Number(row.id)).sort((x, y) => y - x),
     );

@@ -47,6 +47,9 @@ const auditEntrySchema = z
     occurredAt: z.string(),
     actorId: z.string(),
     actorName: z.string().nullable(),
+    actorIsOperator: z.boolean().meta({
+      description: 'The platform operator acted: a screen names the role, not the person',
+    }),
     eventType: z.string(),
     resource: z.string(),
     recordId: z.string(),

@@ -44,6 +44,7 @@ const activityEntry = z.strictObject({
   at: z.string(),
   actorId: z.string(),
   actorName: z.string().nullable(),
+  actorIsOperator: z.boolean(),
   eventType: z.string(),
   resource: z.string(),
   recordId: z.string(),
@@ -193,6 +194,19 @@ type ActivityEntry = z.infer<typeof activityEntry>;
 
 /** An audit entry's fields the activity shows (its details and event id stay in the audit log). */
 function activityOf(entry: ActivityEntry): ActivityEntry {
-  const { id, at, actorId, actorName, eventType, resource, recordId, reason, amountCents } = entry;
-  return { id, at, actorId, actorName, eventType, resource, recordId, reason, amountCents };
+  const { id, at, actorId, actorName, actorIsOperator, eventType, resource, recordId, reason } =
+    entry;
+  const { amountCents } = entry;
+  return {
+    id,
+    at,
+    actorId,
+    actorName,
+    actorIsOperator,
+    eventType,
+    resource,
+    recordId,
+    reason,
+    amountCents,
+  };
 }

@@ -30,6 +30,8 @@ const amountOfDetails = `CASE WHEN jsonb_typeof(a.details -> 'amountCents') = 'n
 const auditJson = `json_build_object('id', a.position::text, 'at', ${isoText('a.at')},
   'occurredAt', ${isoText('a.occurred_at')}, 'actorId', a.actor_id,
   'actorName', (SELECT u.display_name FROM users u WHERE u.user_id = a.actor_id),
+  'actorIsOperator', EXISTS (SELECT 1 FROM users u
+    WHERE u.user_id = a.actor_id AND 'operator' = ANY(u.roles)),
   'eventType', a.event_type, 'resource', a.resource, 'recordId', a.record_id,
   'reason', a.reason, 'eventId', a.event_id, 'details', a.details,
   'amountCents', ${amountOfDetails})`;
@@ -40,6 +42,8 @@ export interface AuditEntry {
   occurredAt: string;
   actorId: string;
   actorName: string | null;
+  /** The platform operator acted (verified the company, say): shown by role, not by name. */
+  actorIsOperator: boolean;
   eventType: string;
   resource: string;
   recordId: string;
