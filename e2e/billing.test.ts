@@ -27,6 +27,7 @@ const languages = {
     cancel: 'Cancel subscription',
     cancelAtEnd: 'Cancel at period end',
     cancels: 'Cancels on',
+    cancelScheduled: 'Cancellation scheduled: billing stops when the current period ends',
     close: 'Close',
     settings: 'Billing settings',
     retryDays: 'Retry after (days)',
@@ -50,6 +51,7 @@ const languages = {
     cancel: 'Aboneliği iptal et',
     cancelAtEnd: 'Dönem sonunda iptal et',
     cancels: 'İptal tarihi:',
+    cancelScheduled: 'İptal planlandı: faturalama mevcut dönemin sonunda durur',
     close: 'Kapat',
     settings: 'Faturalama ayarları',
     retryDays: 'Yeniden deneme (gün sonra)',
@@ -73,6 +75,7 @@ const languages = {
     cancel: 'إلغاء الاشتراك',
     cancelAtEnd: 'الإلغاء في نهاية الفترة',
     cancels: 'يُلغى في',
+    cancelScheduled: 'جُدول الإلغاء: تتوقف الفوترة بنهاية الفترة الحالية',
     close: 'إغلاق',
     settings: 'إعدادات الفوترة',
     retryDays: 'إعادة المحاولة بعد (أيام)',
@@ -231,6 +234,8 @@ describeInBrowser('billing: plan changes, billing settings and invoices', (suite
       await drawer.getByRole('button', { name: texts.cancel }).click();
       await page.getByRole('button', { name: texts.cancelAtEnd }).click();
       await visible(drawer.getByTestId('scheduled-cancel'));
+      // It is still active: the notice says it is scheduled, not that it is cancelled.
+      await visible(page.getByText(texts.cancelScheduled));
       await expect
         .poll(() => drawer.getByRole('button', { name: texts.changePlan }).count(), eventually)
         .toBe(0);

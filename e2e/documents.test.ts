@@ -27,6 +27,7 @@ const languages = {
     name: 'Type your full name',
     sign: 'Sign',
     signedBy: 'Signed by Ada Lovelace',
+    close: 'Close',
   },
   Arabic: {
     locale: 'ar',
@@ -41,6 +42,7 @@ const languages = {
     name: 'اكتب اسمك الكامل',
     sign: 'توقيع',
     signedBy: 'وقّعها Ada Lovelace',
+    close: 'إغلاق',
   },
 } as const;
 type Texts = (typeof languages)[keyof typeof languages];
@@ -132,7 +134,10 @@ async function signingRound(
   await dialog.getByRole('button', { name: texts.submit, exact: true }).click();
   const link = await dialog.getByTestId('signing-link').inputValue();
   expect(link).toMatch(/\/sign\/sig_/);
-  await page.keyboard.press('Escape');
+  // Sent: the dialog offers to copy the link and to close, no "Cancel" that reads as an undo.
+  expect(await dialog.getByRole('button', { name: /^(Cancel|إلغاء)$/ }).count()).toBe(0);
+  await dialog.getByRole('button', { name: texts.close, exact: true }).click();
+  await dialog.waitFor({ state: 'hidden' });
 
   // The customer, in another browser, with no account.
   const signer = await freshPage(suite.browser, viewport);

@@ -1,4 +1,4 @@
-import { Alert, Button, DialogContent, TextField } from '@mui/material';
+import { Alert, Button, DialogActions, DialogContent, TextField } from '@mui/material';
 import { useState } from 'react';
 import {
   AutocompleteArrayInput,
@@ -77,7 +77,22 @@ export function SendForSignatureDialog({
             slotProps={{ htmlInput: { readOnly: true, 'data-testid': 'signing-link' } }}
           />
         </DialogContent>
-        <Actions onClose={onClose}>{null}</Actions>
+        {/* Sent: nothing is left to cancel; the link can be copied, and the dialog closed. */}
+        <DialogActions>
+          <Button
+            onClick={() =>
+              navigator.clipboard.writeText(signingUrl(sent.signingPath ?? '')).then(
+                () => notify('app.documents.link_copied', { type: 'info' }),
+                (error: Error) => notify(error.message, { type: 'error' }),
+              )
+            }
+          >
+            {translate('app.documents.actions.copy_link')}
+          </Button>
+          <Button variant="contained" onClick={onClose}>
+            {translate('app.documents.actions.close')}
+          </Button>
+        </DialogActions>
       </FormDialog>
     );
   }

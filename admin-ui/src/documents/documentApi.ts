@@ -134,7 +134,8 @@ export function formatBytes(bytes: number, locale: string): string {
   return new Intl.NumberFormat(locale, {
     style: 'unit',
     unit: units[unit],
-    unitDisplay: 'short',
+    // "400 bytes", not "400 byte" (the short form of bytes is singular in English).
+    unitDisplay: unit === 0 ? 'long' : 'short',
     maximumFractionDigits: unit === 0 ? 0 : 1,
   }).format(value);
 }

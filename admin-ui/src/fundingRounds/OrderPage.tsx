@@ -137,7 +137,12 @@ export default function OrderPage({ orderId }: { orderId: string }) {
           </Line>
         )}
         {(data.failureReason || data.lastError) && (
-          <Line label={t('orders.reason')}>{data.failureReason ?? data.lastError}</Line>
+          <Line label={t('orders.reason')}>
+            {/* A code the server gives (declined, expired…) in the reader's words; else as said. */}
+            {data.failureReason
+              ? t(`orders.reasons.${data.failureReason}`, { _: data.failureReason })
+              : data.lastError}
+          </Line>
         )}
         <OrderActions order={data} onChanged={() => void order.refetch()} />
       </Paper>

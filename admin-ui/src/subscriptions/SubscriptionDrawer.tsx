@@ -118,9 +118,12 @@ export function SubscriptionDetails({ subscription: s }: { subscription: Subscri
 export function InvoiceList({
   invoices,
   inSubscription = false,
+  ended = false,
 }: {
   invoices: Invoice[];
   inSubscription?: boolean;
+  /** The subscription ended: no first invoice is coming. */
+  ended?: boolean;
 }) {
   const translate = useTranslate();
   const [opened, setOpened] = useState<Invoice | null>(null);
@@ -136,7 +139,7 @@ export function InvoiceList({
   if (invoices.length === 0) {
     return (
       <Typography variant="body2" color="text.secondary">
-        {translate('app.subscriptions.no_invoices')}
+        {translate(ended ? 'app.subscriptions.no_invoices_ended' : 'app.subscriptions.no_invoices')}
       </Typography>
     );
   }
@@ -295,7 +298,7 @@ function Actions({
               color="error"
               variant="outlined"
               disabled={busy}
-              onClick={() => void run('cancel', 'cancelled', true)}
+              onClick={() => void run('cancel', 'cancel_scheduled', true)}
             >
               {translate('app.subscriptions.actions.cancel_at_end')}
             </Button>
@@ -388,7 +391,13 @@ export function SubscriptionDrawer({
         <Typography variant="subtitle1" component="h3">
           {translate('app.subscriptions.invoices')}
         </Typography>
-        {current.isPending ? null : <InvoiceList invoices={shown.invoices ?? []} inSubscription />}
+        {current.isPending ? null : (
+          <InvoiceList
+            invoices={shown.invoices ?? []}
+            inSubscription
+            ended={shown.status === 'cancelled'}
+          />
+        )}
       </Box>
     </Drawer>
   );
