@@ -306,7 +306,12 @@ describeInBrowser('subscriptions', (suite) => {
     await visible(section.getByText(/^Visa •••• 4242/));
     await checkScreen(page);
     // Removed (recorded): the card is charged no more and leaves the list.
+    await visible(section.getByText(/^Saved \d/));
     await section.getByRole('button', { name: 'Remove card' }).click();
+    // It asks first, naming the card: subscriptions that charge it will stop collecting.
+    const ask = page.getByRole('dialog').filter({ hasText: 'Subscriptions that charge this card' });
+    await visible(ask.getByText(/^Remove .Visa •••• 4242 · \d\d\/\d\d.\?$/));
+    await ask.getByRole('button', { name: 'Remove card' }).click();
     await visible(section.getByText('No saved cards'));
     await context.close();
   }, 150_000);

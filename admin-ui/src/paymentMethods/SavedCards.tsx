@@ -2,7 +2,6 @@ import CreditCard from '@mui/icons-material/CreditCard';
 import {
   Alert,
   Box,
-  Button,
   LinearProgress,
   List,
   ListItem,
@@ -10,7 +9,8 @@ import {
   Typography,
 } from '@mui/material';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useNotify, useTranslate } from 'react-admin';
+import { useLocale, useNotify, useTranslate } from 'react-admin';
+import { ConfirmButton } from '../layout/ConfirmButton';
 import { useCanTakePayments } from '../payments/access';
 import { cardLabel, customerCardsKey, fetchCustomerCards, removeCard } from './cardApi';
 
@@ -20,6 +20,7 @@ import { cardLabel, customerCardsKey, fetchCustomerCards, removeCard } from './c
  */
 export function SavedCards({ customerId }: { customerId: string }) {
   const translate = useTranslate();
+  const locale = useLocale();
   const notify = useNotify();
   const queryClient = useQueryClient();
   const canRemove = useCanTakePayments();
@@ -60,19 +61,31 @@ export function SavedCards({ customerId }: { customerId: string }) {
               divider
               secondaryAction={
                 canRemove && (
-                  <Button
+                  <ConfirmButton
                     size="small"
                     color="error"
+                    confirmColor="warning"
                     disabled={remove.isPending}
-                    onClick={() => remove.mutate(card.id)}
+                    title={translate('app.cards.remove_title', {
+                      card: `\u2066${cardLabel(card)}\u2069`,
+                    })}
+                    content={translate('app.cards.remove_content')}
+                    confirm={translate('app.cards.remove')}
+                    onConfirm={() => remove.mutateAsync(card.id).catch(() => undefined)}
                   >
                     {translate('app.cards.remove')}
-                  </Button>
+                  </ConfirmButton>
                 )
               }
             >
               <CreditCard sx={{ mr: 1, color: 'text.secondary' }} aria-hidden />
-              <ListItemText primary={<bdi dir="ltr">{cardLabel(card)}</bdi>} />
+              <ListItemText
+                primary={<bdi dir="ltr">{cardLabel(card)}</bdi>}
+                // Two cards alike (same brand, digits and expiry) are told apart by when saved.
+                secondary={translate('app.cards.saved_on', {
+                  date: new Date(card.savedAt).toLocaleDateString(locale),
+                })}
+              />
             </ListItem>
           ))}
         </List>

@@ -12,6 +12,10 @@ export const cardsEnglish = {
   title: 'Saved cards',
   empty: 'No saved cards',
   remove: 'Remove card',
+  remove_title: 'Remove %{card}?',
+  remove_content:
+    'Subscriptions that charge this card stop collecting from it; choose another card or e-transfers for them. This cannot be undone.',
+  saved_on: 'Saved %{date}',
   removed: 'Card removed',
   off_session: 'Card on file (charged off-session)',
   invoice_charged: 'Charged to the saved card, payment',

@@ -14,6 +14,10 @@ export const cardsTurkish: typeof cardsEnglish = {
   title: 'Kayıtlı kartlar',
   empty: 'Kayıtlı kart yok',
   remove: 'Kartı kaldır',
+  remove_title: '%{card} kaldırılsın mı?',
+  remove_content:
+    'Bu kartı kullanan abonelikler artık ondan tahsilat yapamaz; onlar için başka bir kart veya e-transfer seçin. Bu işlem geri alınamaz.',
+  saved_on: 'Kaydedildi: %{date}',
   removed: 'Kart kaldırıldı',
   off_session: 'Kayıtlı kart (kart olmadan tahsil edildi)',
   invoice_charged: 'Kayıtlı karttan tahsil edildi, ödeme',
