@@ -62,6 +62,9 @@ describeInBrowser('sign-in, registration and the session', (suite) => {
     await form.submit.click();
     await expect.poll(() => fieldMessage(form.email)).toBe('The email is already in use');
     expect(pathOf(page)).toBe('/register');
+    // Said once, under the field: no toast calling the form invalid over the button.
+    await page.waitForTimeout(500);
+    expect(await page.getByText(/The form is not valid/).count()).toBe(0);
 
     const email = `new-${Date.now().toString(36)}@maple.test`;
     await form.email.fill(email);

@@ -42,7 +42,14 @@ export default function RegisterPage() {
       <Typography variant="h6" component="h2" gutterBottom>
         {translate('app.auth.register_title')}
       </Typography>
-      <Form onSubmit={submit} mode="onChange" reValidateMode="onChange" noValidate>
+      <Form
+        onSubmit={submit}
+        mode="onChange"
+        reValidateMode="onChange"
+        noValidate
+        // The field says what is wrong; a toast saying the form is invalid would cover the button.
+        disableInvalidFormNotification
+      >
         <TextInput
           source="companyName"
           label="app.auth.fields.companyName"

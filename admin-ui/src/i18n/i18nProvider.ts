@@ -42,10 +42,14 @@ export function createI18nProvider(initialLocale: PortalLocale): I18nProvider {
  * A message in the language now chosen, for code outside React (an error made where a call
  * failed, shown later as it is); in English before the app has started.
  */
-export function translateNow(key: string): string {
-  if (active) return active.translate(key);
+export function translateNow(key: string, options: Record<string, string> = {}): string {
+  if (active) return active.translate(key, options);
   const path = key.split('.');
   let message: unknown = englishMessages;
   for (const part of path) message = (message as Record<string, unknown> | undefined)?.[part];
-  return typeof message === 'string' ? message : key;
+  if (typeof message !== 'string') return key;
+  return message.replace(/%\{(\w+)\}/g, (whole, name: string) => options[name] ?? whole);
 }
+
+/** The language now chosen ('en' before the app has started). */
+export const localeNow = (): string => active?.getLocale() ?? 'en';

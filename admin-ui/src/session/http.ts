@@ -1,5 +1,6 @@
 import { fetchUtils, HttpError } from 'react-admin';
 import { translateNow } from '../i18n/i18nProvider';
+import { localizeServerMessage } from './serverMessages';
 import { readStored, storageKeys } from './storage';
 
 /** The API's one error shape (`api/src/http/errors.ts`). */
@@ -38,11 +39,21 @@ export async function httpClient(url: string, options: fetchUtils.Options = {}) 
     return await fetchUtils.fetchJson(url, { ...options, headers });
   } catch (error) {
     if (error instanceof HttpError && isApiErrorBody(error.body)) {
-      throw new HttpError(error.body.error.message, error.status, error.body);
+      throw new HttpError(localizeServerMessage(error.body.error.message), error.status, {
+        error: { ...error.body.error, fields: localizedFields(error.body.error.fields) },
+      });
     }
     if (isUnreachable(error)) throw new HttpError(translateNow('app.errors.unreachable'), 0);
     throw error;
   }
+}
+
+/** The API's per-field messages, each in the reader's language where the portal knows it. */
+function localizedFields(fields: Record<string, string> | undefined) {
+  if (!fields) return undefined;
+  return Object.fromEntries(
+    Object.entries(fields).map(([field, message]) => [field, localizeServerMessage(message)]),
+  );
 }
 
 /**
