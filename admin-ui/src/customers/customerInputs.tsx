@@ -22,9 +22,13 @@ export function PlainTextInput({ source, multiline }: { source: string; multilin
       multiline={multiline}
       validate={validateCustomerField(source)}
       helperText={source === 'birthday' ? 'app.customers.fields.birthday_help' : false}
+      // A phone number or a wallet address reads left to right in an Arabic form too.
+      slotProps={leftToRight.has(source) ? { htmlInput: { dir: 'ltr' } } : undefined}
     />
   );
 }
+
+const leftToRight = new Set(['phone', 'walletAddress']);
 
 export function EmailInput() {
   return (

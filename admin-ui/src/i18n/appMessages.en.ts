@@ -250,6 +250,13 @@ export const appEnglish = {
     email: 'Email',
     display_name: 'Name',
     roles: 'Roles',
+    role_names: {
+      admin: 'Administrator',
+      compliance: 'Compliance reviewer',
+      staff: 'Staff',
+      user: 'User',
+      operator: 'Platform operator',
+    },
     company: 'Company',
   },
   companies: {

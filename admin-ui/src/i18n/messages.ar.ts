@@ -244,6 +244,13 @@ const app: AppMessages = {
     email: 'البريد الإلكتروني',
     display_name: 'الاسم',
     roles: 'الأدوار',
+    role_names: {
+      admin: 'مسؤول',
+      compliance: 'مراجع الامتثال',
+      staff: 'موظف',
+      user: 'مستخدم',
+      operator: 'مشغّل المنصة',
+    },
     company: 'الشركة',
   },
   companies: {

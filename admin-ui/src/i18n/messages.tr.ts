@@ -251,6 +251,13 @@ const app: AppMessages = {
     email: 'E-posta',
     display_name: 'Ad',
     roles: 'Roller',
+    role_names: {
+      admin: 'Yönetici',
+      compliance: 'Uyum denetçisi',
+      staff: 'Personel',
+      user: 'Kullanıcı',
+      operator: 'Platform operatörü',
+    },
     company: 'Şirket',
   },
   companies: {
@@ -403,7 +410,7 @@ const turkishMessages: TranslationMessages = {
     navigation: {
       clear_filters: 'Filtreleri temizle',
       no_filtered_results: 'Geçerli filtrelerle %{name} bulunamadı.',
-      no_results: '%{name} bulunamadı',
+      no_results: 'Hiç %{name} bulunamadı',
       no_more_results: '%{page} sayfa numarası sınırların dışında. Önceki sayfayı deneyin.',
       page_out_of_boundaries: '%{page} sayfa numarası sınırların dışında',
       page_out_from_end: 'Son sayfadan sonrasına gidilemez',

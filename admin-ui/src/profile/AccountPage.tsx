@@ -20,7 +20,12 @@ export default function AccountPage() {
             ['app.account.display_name', user.data.displayName],
             ['app.account.email', user.data.email],
             ['app.account.company', user.data.companyName],
-            ['app.account.roles', user.role.join(', ')],
+            [
+              'app.account.roles',
+              user.role
+                .map((role) => translate(`app.account.role_names.${role}`, { _: role }))
+                .join(', '),
+            ],
           ]}
         />
       </CardContent>

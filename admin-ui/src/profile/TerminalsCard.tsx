@@ -130,6 +130,7 @@ function AddTerminalForm() {
         size="small"
         label={translate('app.terminals.device_id')}
         value={deviceId}
+        slotProps={{ htmlInput: { dir: 'ltr' } }}
         onChange={(event) => setDeviceId(event.target.value)}
         error={Boolean(errors.deviceId)}
         helperText={errors.deviceId}
@@ -213,7 +214,12 @@ export function TerminalsCard() {
               ) : (
                 <ListItemText
                   primary={terminal.name}
-                  secondary={`${translate('app.terminals.slot')} ${terminal.slot} · ${terminal.deviceId}`}
+                  secondary={
+                    <>
+                      {`${translate('app.terminals.slot')} ${terminal.slot} · `}
+                      <bdi>{terminal.deviceId}</bdi>
+                    </>
+                  }
                 />
               )}
             </ListItem>

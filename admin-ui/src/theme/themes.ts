@@ -138,6 +138,9 @@ export function portalTheme(name: ThemeName, direction: 'ltr' | 'rtl'): RaThemeO
     components: {
       ...base.components,
       MuiCheckbox: { defaultProps: checkboxLabelOnInput },
+      // What is typed reads in its own direction: an email in an Arabic form stays "bad@",
+      // not "@bad" (a field whose text has no letters, a phone, sets dir="ltr" itself).
+      MuiInputBase: { styleOverrides: { input: { unicodeBidi: 'plaintext' } } },
       RaFilterFormInput: { styleOverrides: { root: filterSpacerOnlyWhenRoomy } },
       // A phone list's time floats at the line's end: when the title fills the line it touched it
       // ("E-transfer requestedNov 27, 2026"). Written for LTR; the RTL plugin mirrors it.
