@@ -1,5 +1,12 @@
 import { expect, it } from 'vitest';
-import { freshPage, open, seedStorage, sidewaysOverflow, tokenKey } from './support/screens';
+import {
+  freshPage,
+  open,
+  pickOption,
+  seedStorage,
+  sidewaysOverflow,
+  tokenKey,
+} from './support/screens';
 import { describeInBrowser } from './support/suite';
 
 const languages = [
@@ -114,6 +121,17 @@ describeInBrowser('audit log', (suite) => {
           page.getByRole('button', { name: 'Export CSV' }).click(),
         ]);
         expect(download.suggestedFilename()).toBe('audit.csv');
+        // The event filter offers the events by the names the log shows, not their stored types.
+        await page.getByRole('button', { name: 'Add filter' }).click();
+        await page.getByRole('menuitemcheckbox', { name: 'Event' }).click();
+        await pickOption(
+          page,
+          page.getByRole('combobox', { name: 'Event' }),
+          'customer a',
+          'Customer added',
+        );
+        await expect.poll(() => page.getByText('Coffee beans', { exact: false }).count()).toBe(0);
+        await added.waitFor({ state: 'visible' });
       }
       await context.close();
     }

@@ -17,6 +17,7 @@ import {
   useTranslate,
 } from 'react-admin';
 import { DateInput } from '../dates/DateInput';
+import { TranslatedAutocompleteInput } from '../i18n/autocompleteTexts';
 import { ListEmpty, listFailureProps } from '../layout/EmptyState';
 import { PhoneTitle } from '../layout/PhoneTitle';
 import { Detail } from '../lists/Detail';
@@ -24,6 +25,7 @@ import { ListTotals } from '../lists/ListTotals';
 import { DateTime, Money } from '../payments/Money';
 import { Actor, EventAndAmount, EventName, RecordLink, RecordName } from './AuditNames';
 import { type AuditEntry, downloadAudit } from './auditApi';
+import { auditedEventTypes } from './auditedEvents';
 import { ReasonText } from './ReasonText';
 
 const field = (name: string) => `app.audit.fields.${name}`;
@@ -40,7 +42,15 @@ const resources = [
 
 const filters = [
   <TextInput key="actorId" source="actorId" label={field('actor_id')} />,
-  <TextInput key="eventType" source="eventType" label={field('event_type')} />,
+  // Picked from the events' names as the log shows them: the stored type is no word a reader
+  // would type, and any other word is refused.
+  <TranslatedAutocompleteInput
+    key="eventType"
+    source="eventType"
+    label={field('event_type')}
+    choices={auditedEventTypes.map((id) => ({ id, name: `app.audit.events.${id}` }))}
+    sx={{ minWidth: 260 }}
+  />,
   <SelectInput
     key="resource"
     source="resource"
