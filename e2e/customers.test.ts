@@ -608,6 +608,23 @@ describeInBrowser('customers', (suite) => {
     });
   }
 
+  it('chooses columns by their names on a wide screen, and offers no column chooser on a phone', async () => {
+    const company = await verifiedCompany(suite.portal);
+    await addCustomer(suite.portal, company, { email: uniqueEmail('columns'), name: 'Columns' });
+    const { context, page } = await freshPage(suite.browser, { width: 1280, height: 900 });
+    await seedStorage(page, suite.portal, { [tokenKey]: company.token, locale: 'en' });
+    await open(page, suite.portal, '/customers/all');
+    await page.getByRole('button', { name: 'Columns', exact: true }).click();
+    const chooser = page.getByRole('presentation').last();
+    await visible(chooser.getByText('Actions', { exact: true }));
+    expect(await chooser.getByText(/Unlabeled/).count()).toBe(0);
+    await page.keyboard.press('Escape');
+    await page.setViewportSize({ width: 390, height: 844 });
+    await visible(page.getByRole('heading', { name: 'Customers', level: 1 }));
+    expect(await page.getByRole('button', { name: 'Columns', exact: true }).count()).toBe(0);
+    await context.close();
+  });
+
   it('shows a compliance reviewer customers and histories but no command', async () => {
     const company = await verifiedCompany(suite.portal);
     const customer = await addCustomer(suite.portal, company, {

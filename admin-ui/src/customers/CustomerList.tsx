@@ -245,6 +245,8 @@ function DialogButton({
 
 function ListActions() {
   const canChange = useCanChangeCustomers();
+  // A phone's list is one column: there are no columns to choose.
+  const small = useMediaQuery((theme: Theme) => theme.breakpoints.down('md'), { noSsr: true });
   return (
     // From md up the buttons keep one line, under the search when both do not fit (see the List).
     <TopToolbar sx={{ flexWrap: { xs: 'wrap', md: 'nowrap' }, ml: 'auto' }}>
@@ -263,7 +265,7 @@ function ListActions() {
         </>
       )}
       <FiltersButton />
-      <SelectColumnsButton />
+      {!small && <SelectColumnsButton />}
       <ExportButton />
     </TopToolbar>
   );
@@ -532,7 +534,7 @@ function CustomerRows({ view }: { view: string | undefined }) {
         render={(customer: Customer) => customer.tags.join(', ')}
       />
       <DateField source="createdAt" label={field('createdAt')} />
-      <FunctionField label="" render={() => <RowActions />} />
+      <FunctionField label={field('actions')} render={() => <RowActions />} />
     </DatagridConfigurable>
   );
 }

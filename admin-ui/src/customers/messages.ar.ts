@@ -13,6 +13,7 @@ export const customersArabic: CustomerMessages = {
     tags: 'الوسوم',
   },
   fields: {
+    actions: 'إجراءات',
     name: 'الاسم الأول',
     lastName: 'اسم العائلة',
     fullName: 'الاسم',

@@ -12,6 +12,7 @@ export const customersEnglish = {
     tags: 'Tags',
   },
   fields: {
+    actions: 'Actions',
     name: 'First name',
     lastName: 'Last name',
     fullName: 'Name',

@@ -13,6 +13,7 @@ export const customersTurkish: CustomerMessages = {
     tags: 'Etiketler',
   },
   fields: {
+    actions: 'Eylemler',
     name: 'Ad',
     lastName: 'Soyad',
     fullName: 'Ad soyad',
