@@ -264,8 +264,10 @@ async function issuerWithData(portal: Portal): Promise<{ company: Company; custo
       reference: 'INV-2026-11-BRIDGE-000123',
     },
   });
+  // The longest card brand the terminal reports: "Mastercard •••• 4444" must fit the table too.
   await portal.api('POST', `/terminals/${terminal.id}/simulator/present-card`, {
     token: company.token,
+    body: { card: '5555555555554444' },
   });
   await portal.api('POST', '/payments', {
     token: company.token,

@@ -40,8 +40,9 @@ export function transactionStatusLabel(status: string): string {
  */
 export function cardLine(record: { cardBrand: string | null; cardLast4: string | null }): string {
   if (!record.cardLast4) return '';
-  const brand = record.cardBrand
-    ? record.cardBrand.charAt(0).toUpperCase() + record.cardBrand.slice(1)
-    : '';
-  return `${brand} •••• ${record.cardLast4}`.trim();
+  return `${cardBrandName(record.cardBrand)} •••• ${record.cardLast4}`.trim();
 }
+
+/** "visa" as "Visa"; nothing for no brand. */
+export const cardBrandName = (brand: string | null) =>
+  brand ? brand.charAt(0).toUpperCase() + brand.slice(1) : '';

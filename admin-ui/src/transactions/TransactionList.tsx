@@ -31,7 +31,7 @@ import {
   transactionStatuses,
 } from '../payments/paymentApi';
 import { usePaymentDescription } from '../payments/paymentDescription';
-import { cardLine, kindLabel, transactionStatusLabel } from '../payments/statuses';
+import { cardBrandName, kindLabel, transactionStatusLabel } from '../payments/statuses';
 import { TakePaymentButton } from '../payments/TakePaymentButton';
 import { useTerminals } from '../payments/useTerminals';
 import { BalanceAsOf } from './BalanceAsOf';
@@ -255,11 +255,18 @@ function TransactionRows({ onOpen }: { onOpen: (record: Transaction) => void }) 
         source="cardLast4"
         label={field('card')}
         sortable={false}
-        render={(record: Transaction) => (
-          <bdi dir="ltr" style={{ whiteSpace: 'nowrap' }}>
-            {cardLine(record)}
-          </bdi>
-        )}
+        // The brand above the digits: "Mastercard •••• 4444" on one line pushed the table past
+        // a 1280 px window.
+        render={(record: Transaction) =>
+          record.cardLast4 && (
+            <Box component="span" sx={{ display: 'inline-flex', flexDirection: 'column' }}>
+              {record.cardBrand && <span>{cardBrandName(record.cardBrand)}</span>}
+              <bdi dir="ltr" style={{ whiteSpace: 'nowrap' }}>
+                {`•••• ${record.cardLast4}`}
+              </bdi>
+            </Box>
+          )
+        }
       />
     </Datagrid>
   );
