@@ -396,6 +396,53 @@ describeInBrowser('e-transfers', (suite) => {
     await context.close();
   }, 120_000);
 
+  it('shows a failed payout in Transactions as the money that left and the money that came back (English, 1280 px)', async () => {
+    const { company, customer } = await companyWithCustomer(suite.portal);
+    const { token } = company;
+    const request = await suite.portal.api<{ id: string }>('POST', '/etransfers/requests', {
+      token,
+      body: { customerId: customer.id, amountCents: 5000 },
+    });
+    await suite.portal.api('POST', `/etransfers/${request.id}/simulator/deposit`, { token });
+    // The sandbox's recipients whose email ends in "+unregistered" are not registered for Interac.
+    const nora = await suite.portal.api<Customer>('POST', '/customers', {
+      token,
+      body: { email: `nora-${Date.now().toString(36)}+unregistered@investors.test`, name: 'Nora' },
+    });
+    await expect
+      .poll(async () => {
+        const payout = await fetch(`${suite.portal.url}/api/etransfers/payouts`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+          body: JSON.stringify({ customerId: nora.id, amountCents: 1500 }),
+        });
+        return payout.status;
+      }, eventually)
+      .toBe(201);
+    const filter = encodeURIComponent(JSON.stringify({ kind: 'payout' }));
+    await expect
+      .poll(
+        async () =>
+          (await suite.portal.api<unknown[]>('GET', `/transactions?filter=${filter}`, { token }))
+            .length,
+        eventually,
+      )
+      .toBe(2);
+    const { context, page } = await freshPage(suite.browser, desktop);
+    await seedStorage(page, suite.portal, { [tokenKey]: token, locale: 'en' });
+    await open(page, suite.portal, '/transactions/all');
+    const returned = page
+      .getByRole('row')
+      .filter({ hasText: 'Returned to the balance: the payout failed' });
+    await visible(returned);
+    expect(await returned.textContent()).toContain('$15.00');
+    expect(await returned.textContent()).not.toContain('-$15.00');
+    // The payout itself: the money that left, shown as it moved the balance, not struck through.
+    const sent = page.getByRole('row').filter({ hasText: 'Payout' }).filter({ hasText: '-$15.00' });
+    await visible(sent);
+    await context.close();
+  });
+
   it('requests money and sees it deposited on a phone (Arabic, 390 px)', async () => {
     const texts = languages.Arabic;
     const { company } = await companyWithCustomer(suite.portal);

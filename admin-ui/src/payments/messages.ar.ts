@@ -137,6 +137,7 @@ export const transactionsArabic: TransactionsMessages = {
   empty: 'لا توجد معاملات بعد',
   empty_hint: 'تظهر المدفوعات هنا بعد قبول البطاقة، وكذلك المبالغ المستردة.',
   no_match: 'لا توجد معاملات تطابق عوامل التصفية هذه',
+  payout_returned: 'أُعيد إلى الرصيد: تعذّر الدفع الصادر',
   load_failed: 'تعذّر تحميل المعاملات: %{message}',
   detail: {
     title: 'معاملة',

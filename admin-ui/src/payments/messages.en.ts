@@ -132,6 +132,7 @@ export const transactionsEnglish = {
   empty: 'No transactions yet',
   empty_hint: 'Payments appear here once a card is approved; refunds too.',
   no_match: 'No transactions match these filters',
+  payout_returned: 'Returned to the balance: the payout failed',
   load_failed: 'The transactions could not be loaded: %{message}',
   detail: {
     title: 'Transaction',

@@ -143,6 +143,7 @@ export const transactionsTurkish: TransactionsMessages = {
   empty: 'Henüz işlem yok',
   empty_hint: 'Bir kart onaylandığında ödemeler burada görünür; iadeler de.',
   no_match: 'Bu filtrelere uyan işlem yok',
+  payout_returned: 'Bakiyeye geri döndü: ödeme gönderilemedi',
   load_failed: 'İşlemler yüklenemedi: %{message}',
   detail: {
     title: 'İşlem',

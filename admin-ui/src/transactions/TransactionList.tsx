@@ -147,8 +147,15 @@ function KindChip({ kind }: { kind: string }) {
 }
 
 /** A failed refund moved nothing: its amount struck through rather than $0.00. */
+/**
+ * A failed payout is two movements: the money left the balance when it was sent, and came back
+ * when it failed (this row, positive). Both are shown as they moved the balance.
+ */
+const isReturnedPayout = (record: Transaction) => record.kind === 'payout' && record.netCents > 0;
+
 function Amount({ record }: { record: Transaction }) {
-  if (record.status === 'failed') {
+  // A failed payment moved nothing: its amount struck through. A failed payout's did move.
+  if (record.status === 'failed' && record.kind !== 'payout') {
     return (
       <Box component="span" sx={{ textDecoration: 'line-through', color: 'text.secondary' }}>
         <Money cents={-record.amountCents} />
@@ -179,6 +186,11 @@ function NoTransactions() {
 function TransactionRows({ onOpen }: { onOpen: (record: Transaction) => void }) {
   const translate = useTranslate();
   const describe = usePaymentDescription();
+  // The same words on a phone and a desktop: a refund's reason, a returned payout's why.
+  const describeRow = (record: Transaction) =>
+    isReturnedPayout(record)
+      ? translate('app.transactions.payout_returned')
+      : (record.refundReason ?? describe(record) ?? '');
   const small = useMediaQuery((theme: Theme) => theme.breakpoints.down('md'), { noSsr: true });
   const open = (_id: unknown, _resource: string, record: unknown) => {
     onOpen(record as Transaction);
@@ -195,7 +207,7 @@ function TransactionRows({ onOpen }: { onOpen: (record: Transaction) => void }) 
             <KindChip kind={record.kind} />
           </Box>
         )}
-        secondaryText={(record) => <DotJoined parts={[record.customerName, describe(record)]} />}
+        secondaryText={(record) => <DotJoined parts={[record.customerName, describeRow(record)]} />}
         tertiaryText={(record) => <DateTime iso={record.createdAt} />}
         rowSx={() => ({ overflowWrap: 'anywhere' })}
       />
@@ -243,7 +255,7 @@ function TransactionRows({ onOpen }: { onOpen: (record: Transaction) => void }) 
         source="description"
         label={field('description')}
         sortable={false}
-        render={(record: Transaction) => record.refundReason ?? describe(record) ?? ''}
+        render={(record: Transaction) => describeRow(record)}
       />
       <FunctionField
         source="terminalName"
