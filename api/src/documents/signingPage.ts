@@ -115,7 +115,7 @@ async function render(
   const documents = html`<ul>${request.documents.map(
     (
       document,
-    ) => html`<li><span><strong>${document.title}</strong> · ${m.version(document.version)}<br>
+    ) => html`<li><span><strong><bdi>${document.title}</bdi></strong> · ${m.version(document.version)}<br>
 <span class="hash">${m.fingerprint} ${document.sha256}</span></span>
 <a href="${link(page, `/documents/${document.documentId}`)}" target="_blank" rel="noopener">${m.open}</a></li>`,
   )}</ul>`;
