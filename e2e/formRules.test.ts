@@ -57,6 +57,15 @@ describeInBrowser('forms refuse what the API refuses, in the reader’s language
     );
     // An amount left empty is named as missing, not as malformed.
     expect(await messageOf(round, 'Toplanacak tutar (CAD)')).toBe('Zorunlu');
+    // The terms against each other: a maximum below the minimum, a minimum above the raise.
+    await round.getByLabel('Toplanacak tutar (CAD)').fill('1000');
+    await round.getByLabel('En az yatırım (CAD)').fill('2000');
+    await round.getByLabel('En çok yatırım (CAD)').fill('500');
+    await round.getByRole('button', { name: 'Kaydet' }).click();
+    await expect
+      .poll(() => messageOf(round, 'En çok yatırım (CAD)'))
+      .toBe('En az yatırımdan düşük olamaz');
+    expect(await messageOf(round, 'En az yatırım (CAD)')).toBe('Toplanacak tutardan yüksek olamaz');
     await page.keyboard.press('Escape');
 
     await open(page, suite.portal, '/captable');

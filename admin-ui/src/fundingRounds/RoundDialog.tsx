@@ -1,7 +1,15 @@
 import { roundHandlePattern } from '@issuer/events/rules';
 import { Alert, Button, DialogContent } from '@mui/material';
 import { useQuery } from '@tanstack/react-query';
-import { Form, SelectInput, TextInput, useLocaleState, useNotify, useTranslate } from 'react-admin';
+import {
+  Form,
+  SelectInput,
+  TextInput,
+  useLocaleState,
+  useNotify,
+  useTranslate,
+  type Validator,
+} from 'react-admin';
 import { useFormState } from 'react-hook-form';
 import { DateInput } from '../dates/DateInput';
 import {
@@ -58,6 +66,29 @@ export function RoundDialog({
     const parsed = cents(value);
     return parsed !== null && parsed >= 1 ? undefined : label('amount_invalid');
   };
+  /** The rules between the terms, said here in the reader's words before the API says them. */
+  const notBelow =
+    (other: 'minInvestment', message: string) =>
+    (value: unknown, values: Record<string, unknown>) => {
+      const mine = trimmed(value) ? cents(value) : null;
+      const theirs = trimmed(values[other]) ? cents(values[other]) : null;
+      return mine !== null && theirs !== null && mine < theirs ? message : undefined;
+    };
+  const notAbove =
+    (other: 'raiseAmount', message: string) =>
+    (value: unknown, values: Record<string, unknown>) => {
+      const mine = trimmed(value) ? cents(value) : null;
+      const theirs = trimmed(values[other]) ? cents(values[other]) : null;
+      return mine !== null && theirs !== null && mine > theirs ? message : undefined;
+    };
+  const termRules: Record<string, Validator> = {
+    maxInvestment: notBelow('minInvestment', label('max_below_min')),
+    minInvestment: notAbove('raiseAmount', label('min_above_raise')),
+  };
+  const closesAfterOpening = (value: unknown, values: Record<string, unknown>) =>
+    trimmed(value) && trimmed(values.opensAt) && trimmed(value) < trimmed(values.opensAt)
+      ? label('closes_before_opens')
+      : undefined;
   const submit = async (values: Record<string, unknown>) => {
     const optional = (value: unknown) => (trimmed(value) ? cents(value) : null);
     const body = {
@@ -161,7 +192,10 @@ export function RoundDialog({
                   }[name],
                 )}
                 parse={asTyped}
-                validate={amount(name === 'minInvestment' || name === 'maxInvestment')}
+                validate={[
+                  amount(name === 'minInvestment' || name === 'maxInvestment'),
+                  ...(termRules[name] ? [termRules[name]] : []),
+                ]}
                 helperText={false}
                 slotProps={{ htmlInput: { inputMode: 'decimal', dir: 'ltr', autoComplete: 'off' } }}
               />
@@ -176,7 +210,7 @@ export function RoundDialog({
           <DateInput
             source="closesAt"
             label={label('closes_at')}
-            validate={required}
+            validate={[required, closesAfterOpening]}
             helperText={false}
           />
           <TextInput

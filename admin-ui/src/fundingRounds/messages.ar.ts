@@ -52,6 +52,9 @@ export const fundingArabic: FundingMessages = {
     saved: 'حُفظت الجولة',
     no_classes: 'أنشئ فئة أسهم في جدول الرسملة أولًا.',
     amount_invalid: 'مبلغ بالدولار الكندي أكبر من صفر، مثل 12.50',
+    max_below_min: 'لا يقل عن الحد الأدنى للاستثمار',
+    min_above_raise: 'لا يزيد على المبلغ المستهدف',
+    closes_before_opens: 'في يوم الافتتاح أو بعده',
     handle_invalid: 'حروف لاتينية صغيرة وأرقام وشرطات مفردة، مثل seed-2026',
   },
   order_form: {

@@ -49,6 +49,9 @@ export const fundingEnglish = {
     saved: 'Round saved',
     no_classes: 'Create a share class on the cap table first.',
     amount_invalid: 'An amount in CAD above zero, such as 12.50',
+    max_below_min: 'At least the minimum investment',
+    min_above_raise: 'At most the raise amount',
+    closes_before_opens: 'On or after the opening day',
     handle_invalid: 'Lower-case letters, digits and single dashes, such as seed-2026',
   },
   order_form: {

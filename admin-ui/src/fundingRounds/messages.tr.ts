@@ -51,6 +51,9 @@ export const fundingTurkish: FundingMessages = {
     saved: 'Tur kaydedildi',
     no_classes: 'Önce hisse tablosunda bir hisse sınıfı oluşturun.',
     amount_invalid: '12,50 gibi, sıfırdan büyük bir CAD tutarı',
+    max_below_min: 'En az yatırımdan düşük olamaz',
+    min_above_raise: 'Toplanacak tutardan yüksek olamaz',
+    closes_before_opens: 'Açılış gününde veya sonrasında',
     handle_invalid: 'Küçük harf, rakam ve tek tire; örneğin seed-2026',
   },
   order_form: {

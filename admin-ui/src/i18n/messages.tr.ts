@@ -184,7 +184,7 @@ const app: AppMessages = {
     already_in_use: 'Zaten kullanılıyor',
     two_decimals: 'En fazla 2 ondalık basamak',
     after_opens: 'Açılış tarihinden sonra olmalı',
-    at_least_minimum: 'En az asgari yatırım kadar olmalı',
+    at_least_minimum: 'En az yatırımdan düşük olamaz',
     minimum_investment: 'Asgari yatırım %{amount}',
     maximum_below_minimum: 'Azami yatırım asgari yatırımdan düşük',
     minimum_above_raise: 'Asgari yatırım toplanacak tutardan yüksek',
