@@ -1,6 +1,5 @@
 import { fetchUtils, HttpError } from 'react-admin';
 import { translateNow } from '../i18n/i18nProvider';
-import { localizeServerMessage } from './serverMessages';
 import { readStored, storageKeys } from './storage';
 
 /** The API's one error shape (`api/src/http/errors.ts`). */
@@ -39,21 +38,20 @@ export async function httpClient(url: string, options: fetchUtils.Options = {}) 
     return await fetchUtils.fetchJson(url, { ...options, headers });
   } catch (error) {
     if (error instanceof HttpError && isApiErrorBody(error.body)) {
+      // Loaded when a call first fails: the words for errors stay out of the first screen's JS.
+      const { localizeServerMessage } = await import('./serverMessages');
+      const localized = (fields: Record<string, string> | undefined) =>
+        fields &&
+        Object.fromEntries(
+          Object.entries(fields).map(([field, message]) => [field, localizeServerMessage(message)]),
+        );
       throw new HttpError(localizeServerMessage(error.body.error.message), error.status, {
-        error: { ...error.body.error, fields: localizedFields(error.body.error.fields) },
+        error: { ...error.body.error, fields: localized(error.body.error.fields) },
       });
     }
     if (isUnreachable(error)) throw new HttpError(translateNow('app.errors.unreachable'), 0);
     throw error;
   }
-}
-
-/** The API's per-field messages, each in the reader's language where the portal knows it. */
-function localizedFields(fields: Record<string, string> | undefined) {
-  if (!fields) return undefined;
-  return Object.fromEntries(
-    Object.entries(fields).map(([field, message]) => [field, localizeServerMessage(message)]),
-  );
 }
 
 /**
