@@ -258,7 +258,8 @@ describeInBrowser('payments', (suite) => {
     const paymentRow = page.getByRole('row').filter({ hasText: 'Espresso machine' });
     await visible(paymentRow);
     await visible(paymentRow.getByText('Grace Hopper'));
-    await visible(paymentRow.getByText('Visa •••• 4242', { exact: true }));
+    await visible(paymentRow.getByText('•••• 4242', { exact: true }));
+    await visible(paymentRow.getByText('Visa', { exact: true }));
     await visible(page.getByText(texts.totals(1, paid)));
     await checkScreen(page);
 
@@ -458,7 +459,7 @@ describeInBrowser('payments', (suite) => {
     await context.close();
   });
 
-  it('writes the card on one line in an Arabic table beside long names, and the terminal picker cuts a long English name at its end (1280 px)', async () => {
+  it('writes the card’s digits on one line, its brand above them, in an Arabic table beside long names, and the terminal picker cuts a long English name at its end (1280 px)', async () => {
     const { company } = await companyWithTerminals(suite.portal);
     const call = <T>(path: string, body?: unknown) =>
       suite.portal.api<T>('POST', path, { token: company.token, body });
@@ -486,9 +487,13 @@ describeInBrowser('payments', (suite) => {
       languages.Arabic,
       { active: till, viewport: desktop, path: '/transactions/all' },
     );
-    const card = page.getByRole('main').getByText('Visa •••• 4242', { exact: true });
+    const card = page.getByRole('main').getByText('•••• 4242', { exact: true });
     await visible(card);
     expect(await card.evaluate((element) => element.getClientRects().length)).toBe(1);
+    // The brand stands above the digits in the same cell, never splitting them.
+    expect(await card.evaluate((element) => element.parentElement?.textContent)).toBe(
+      'Visa•••• 4242',
+    );
     const picker = page.getByTestId('sidebar').getByRole('combobox');
     await expect.poll(() => picker.textContent()).toBe('Front desk terminal by the main entrance');
     expect(await readingDirection(picker)).toBe('ltr');
