@@ -40,33 +40,27 @@ export function OrderActions({ order, onChanged }: { order: TokenOrder; onChange
   };
   const t = (key: string, options?: object) => translate(`app.funding.orders.${key}`, options);
   const locale = useLocale();
-  const confirm = (key: 'cancel' | 'refund') =>
-    translate(`app.funding.confirm.order_${key}_title`, {
-      tokens: order.tokens.toLocaleString(locale),
-      amount: isolatedCents(order.amountCents, locale),
-    });
+  // Before its money an order can be cancelled, after it refunded: either asks first.
+  const undoable: 'cancel' | 'refund' | undefined =
+    order.status === 'created' || order.status === 'awaiting_payment'
+      ? 'cancel'
+      : order.status === 'funds_received' || order.status === 'distribution_failed'
+        ? 'refund'
+        : undefined;
   return (
     <Stack direction="row" spacing={1} sx={{ flexWrap: 'wrap' }}>
-      {(order.status === 'created' || order.status === 'awaiting_payment') && (
+      {undoable && (
         <ConfirmButton
           size="small"
-          title={confirm('cancel')}
-          content={translate('app.funding.confirm.order_cancel_content')}
-          confirm={t('cancel')}
-          onConfirm={act('cancel')}
+          title={translate(`app.funding.confirm.order_${undoable}_title`, {
+            tokens: order.tokens.toLocaleString(locale),
+            amount: isolatedCents(order.amountCents, locale),
+          })}
+          content={translate(`app.funding.confirm.order_${undoable}_content`)}
+          confirm={t(undoable)}
+          onConfirm={act(undoable)}
         >
-          {t('cancel')}
-        </ConfirmButton>
-      )}
-      {(order.status === 'funds_received' || order.status === 'distribution_failed') && (
-        <ConfirmButton
-          size="small"
-          title={confirm('refund')}
-          content={translate('app.funding.confirm.order_refund_content')}
-          confirm={t('refund')}
-          onConfirm={act('refund')}
-        >
-          {t('refund')}
+          {t(undoable)}
         </ConfirmButton>
       )}
       {order.status === 'distribution_failed' && order.held && (

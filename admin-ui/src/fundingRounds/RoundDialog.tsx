@@ -67,23 +67,17 @@ export function RoundDialog({
     return parsed !== null && parsed >= 1 ? undefined : label('amount_invalid');
   };
   /** The rules between the terms, said here in the reader's words before the API says them. */
-  const notBelow =
-    (other: 'minInvestment', message: string) =>
+  /** An amount against another of the form: `wrong(mine, theirs)` says when the pair breaks. */
+  const against =
+    (other: string, wrong: (mine: number, theirs: number) => boolean, message: string) =>
     (value: unknown, values: Record<string, unknown>) => {
       const mine = trimmed(value) ? cents(value) : null;
       const theirs = trimmed(values[other]) ? cents(values[other]) : null;
-      return mine !== null && theirs !== null && mine < theirs ? message : undefined;
-    };
-  const notAbove =
-    (other: 'raiseAmount', message: string) =>
-    (value: unknown, values: Record<string, unknown>) => {
-      const mine = trimmed(value) ? cents(value) : null;
-      const theirs = trimmed(values[other]) ? cents(values[other]) : null;
-      return mine !== null && theirs !== null && mine > theirs ? message : undefined;
+      return mine !== null && theirs !== null && wrong(mine, theirs) ? message : undefined;
     };
   const termRules: Record<string, Validator> = {
-    maxInvestment: notBelow('minInvestment', label('max_below_min')),
-    minInvestment: notAbove('raiseAmount', label('min_above_raise')),
+    maxInvestment: against('minInvestment', (max, min) => max < min, label('max_below_min')),
+    minInvestment: against('raiseAmount', (min, raise) => min > raise, label('min_above_raise')),
   };
   const closesAfterOpening = (value: unknown, values: Record<string, unknown>) =>
     trimmed(value) && trimmed(values.opensAt) && trimmed(value) < trimmed(values.opensAt)

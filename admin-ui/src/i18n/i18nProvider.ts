@@ -47,9 +47,12 @@ export function translateNow(key: string, options: Record<string, string> = {}):
   const path = key.split('.');
   let message: unknown = englishMessages;
   for (const part of path) message = (message as Record<string, unknown> | undefined)?.[part];
-  if (typeof message !== 'string') return key;
-  return message.replace(/%\{(\w+)\}/g, (whole, name: string) => options[name] ?? whole);
+  return typeof message === 'string' ? interpolate(message, options) : key;
 }
+
+/** `%{name}` placeholders filled from `options`, as polyglot fills them. */
+export const interpolate = (message: string, options: Record<string, string>) =>
+  message.replace(/%\{(\w+)\}/g, (whole, name: string) => options[name] ?? whole);
 
 /** The language now chosen ('en' before the app has started). */
 export const localeNow = (): string => active?.getLocale() ?? 'en';

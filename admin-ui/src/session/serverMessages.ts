@@ -1,4 +1,4 @@
-import { localeNow, translateNow } from '../i18n/i18nProvider';
+import { interpolate, localeNow, translateNow } from '../i18n/i18nProvider';
 
 type Params = (match: RegExpMatchArray) => Record<string, string>;
 
@@ -54,9 +54,7 @@ export function localizeServerMessage(message: string): string {
     const options = params?.(match) ?? {};
     if (key.startsWith('validation.')) return translateNow(`app.${key}`, options);
     const text = words[locale as keyof typeof words]?.[key as ServerKey];
-    return text
-      ? text.replace(/%\{(\w+)\}/g, (whole, name: string) => options[name] ?? whole)
-      : message;
+    return text ? interpolate(text, options) : message;
   }
   return message;
 }
